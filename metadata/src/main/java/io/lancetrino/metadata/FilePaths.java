@@ -1,0 +1,62 @@
+package io.lancetrino.metadata;
+
+import io.lancetrino.metadata.fs.TableFileSystem;
+import io.lancetrino.metadata.proto.BasePath;
+import io.lancetrino.metadata.proto.DataFile;
+import io.lancetrino.metadata.proto.DataFragment;
+import io.lancetrino.metadata.proto.DeletionFile;
+
+import java.util.Optional;
+
+import static io.lancetrino.metadata.LanceErrorKind.CORRUPT_MANIFEST;
+
+/**
+ * Where the files of a snapshot live. A file with a {@code base_id} resolves against {@code base_paths[base_id]}: a
+ * dataset-root base gets {@code data/} or {@code _deletions/} appended, any other base is used as is.
+ */
+public final class FilePaths
+{
+    private FilePaths() {}
+
+    public static String dataFile(TableSnapshot snapshot, DataFragment fragment, DataFile file)
+    {
+        if (!file.hasBaseId()) {
+            return TableFileSystem.join(snapshot.datasetLocation(), "data/" + file.getPath());
+        }
+        BasePath base = basePath(snapshot, fragment, file.getBaseId(), file.getPath());
+        String directory = base.getIsDatasetRoot() ? TableFileSystem.join(base.getPath(), "data") : base.getPath();
+        return TableFileSystem.join(directory, file.getPath());
+    }
+
+    public static Optional<String> deletionFile(TableSnapshot snapshot, DataFragment fragment)
+    {
+        if (!fragment.hasDeletionFile()) {
+            return Optional.empty();
+        }
+        DeletionFile deletion = fragment.getDeletionFile();
+        String extension = deletion.getFileType() == DeletionFile.DeletionFileType.BITMAP ? "bin" : "arrow";
+        String name = "%s-%s-%s.%s".formatted(
+                Long.toUnsignedString(fragment.getId()),
+                Long.toUnsignedString(deletion.getReadVersion()),
+                Long.toUnsignedString(deletion.getId()),
+                extension);
+        if (!deletion.hasBaseId()) {
+            return Optional.of(TableFileSystem.join(snapshot.datasetLocation(), "_deletions/" + name));
+        }
+        BasePath base = basePath(snapshot, fragment, deletion.getBaseId(), name);
+        if (!base.getIsDatasetRoot()) {
+            throw new LanceTableException(CORRUPT_MANIFEST, "Table %s, %s, fragment %s: deletion file %s refers to base path %s (%s), which is not a dataset root"
+                    .formatted(snapshot.tableRoot(), snapshot.describe(), fragment.getId(), name, base.getId(), base.getPath()));
+        }
+        return Optional.of(TableFileSystem.join(TableFileSystem.join(base.getPath(), "_deletions"), name));
+    }
+
+    private static BasePath basePath(TableSnapshot snapshot, DataFragment fragment, int baseId, String path)
+    {
+        return snapshot.manifest().getBasePathsList().stream()
+                .filter(base -> base.getId() == baseId)
+                .findFirst()
+                .orElseThrow(() -> new LanceTableException(CORRUPT_MANIFEST, "Table %s, %s, fragment %s: file %s refers to base path id %s, which the manifest %s does not define"
+                        .formatted(snapshot.tableRoot(), snapshot.describe(), fragment.getId(), path, baseId, snapshot.manifestFile().location())));
+    }
+}

@@ -1,0 +1,129 @@
+package io.lancetrino.metadata.fs;
+
+import com.google.common.collect.ImmutableList;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.List;
+import java.util.UUID;
+
+import static java.nio.file.StandardOpenOption.CREATE_NEW;
+import static java.nio.file.StandardOpenOption.WRITE;
+
+/**
+ * Local disk. Exclusive creation writes a staging file completely and hard-links it to the final name, which fails if
+ * the name exists, so readers never see a partial manifest and a concurrent writer cannot replace one.
+ */
+public final class LocalTableFileSystem
+        implements TableFileSystem
+{
+    public static Path toPath(String location)
+    {
+        if (location.startsWith("file:")) {
+            return Path.of(URI.create(location));
+        }
+        if (location.startsWith("local://")) {
+            return Path.of(location.substring("local://".length()));
+        }
+        return Path.of(location);
+    }
+
+    @Override
+    public byte[] readFile(String location)
+            throws IOException
+    {
+        try {
+            return Files.readAllBytes(toPath(location));
+        }
+        catch (NoSuchFileException e) {
+            throw new FileNotFoundException(location);
+        }
+    }
+
+    @Override
+    public boolean exists(String location)
+    {
+        return Files.exists(toPath(location));
+    }
+
+    @Override
+    public List<FileEntry> listFiles(String directory)
+            throws IOException
+    {
+        Path dir = toPath(directory);
+        if (!Files.isDirectory(dir)) {
+            return ImmutableList.of();
+        }
+        ImmutableList.Builder<FileEntry> files = ImmutableList.builder();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
+            for (Path path : stream) {
+                BasicFileAttributes attributes;
+                try {
+                    attributes = Files.readAttributes(path, BasicFileAttributes.class);
+                }
+                catch (NoSuchFileException e) {
+                    continue; // removed while listing
+                }
+                if (attributes.isRegularFile()) {
+                    files.add(new FileEntry(path.getFileName().toString(), attributes.size(), attributes.lastModifiedTime().toMillis()));
+                }
+            }
+        }
+        return files.build();
+    }
+
+    @Override
+    public List<String> listDirectories(String directory)
+            throws IOException
+    {
+        Path dir = toPath(directory);
+        if (!Files.isDirectory(dir)) {
+            return ImmutableList.of();
+        }
+        ImmutableList.Builder<String> names = ImmutableList.builder();
+        try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir, Files::isDirectory)) {
+            for (Path path : stream) {
+                names.add(path.getFileName().toString());
+            }
+        }
+        return names.build();
+    }
+
+    @Override
+    public void createExclusive(String location, byte[] data)
+            throws IOException
+    {
+        Path target = toPath(location);
+        Files.createDirectories(target.getParent());
+        Path staging = target.resolveSibling(".tmp-" + target.getFileName() + "-" + UUID.randomUUID());
+        try {
+            Files.write(staging, data, CREATE_NEW, WRITE);
+            Files.createLink(target, staging);
+        }
+        finally {
+            Files.deleteIfExists(staging);
+        }
+    }
+
+    @Override
+    public void writeFile(String location, byte[] data)
+            throws IOException
+    {
+        Path target = toPath(location);
+        Files.createDirectories(target.getParent());
+        Files.write(target, data);
+    }
+
+    @Override
+    public void deleteFile(String location)
+            throws IOException
+    {
+        Files.deleteIfExists(toPath(location));
+    }
+}

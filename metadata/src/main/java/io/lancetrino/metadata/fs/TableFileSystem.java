@@ -1,0 +1,56 @@
+package io.lancetrino.metadata.fs;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.util.List;
+
+/**
+ * The file operations the table layer needs. Locations are absolute paths or URIs; directories have no trailing slash.
+ * Implementations: local disk in this module, every other store through trino-filesystem in the plugin.
+ */
+public interface TableFileSystem
+{
+    /**
+     * @throws FileNotFoundException if the file does not exist
+     */
+    byte[] readFile(String location)
+            throws IOException;
+
+    boolean exists(String location)
+            throws IOException;
+
+    /**
+     * Files directly inside the directory (not recursive); empty if the directory does not exist.
+     */
+    List<FileEntry> listFiles(String directory)
+            throws IOException;
+
+    /**
+     * Names of the directories directly inside the directory; empty if it does not exist.
+     */
+    List<String> listDirectories(String directory)
+            throws IOException;
+
+    /**
+     * Writes the whole file atomically, only if no file exists at that location.
+     *
+     * @throws FileAlreadyExistsException if the location already holds a file
+     */
+    void createExclusive(String location, byte[] data)
+            throws IOException;
+
+    /**
+     * Writes the whole file, replacing what was there.
+     */
+    void writeFile(String location, byte[] data)
+            throws IOException;
+
+    void deleteFile(String location)
+            throws IOException;
+
+    static String join(String directory, String child)
+    {
+        return directory.endsWith("/") ? directory + child : directory + "/" + child;
+    }
+}

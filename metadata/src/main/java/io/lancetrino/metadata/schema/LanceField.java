@@ -1,0 +1,38 @@
+package io.lancetrino.metadata.schema;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One field of a Lance schema with its children (struct members, or the single list item).
+ */
+public record LanceField(int id, int parentId, String name, String logicalType, boolean nullable, Map<String, String> metadata, List<LanceField> children)
+{
+    public LanceField
+    {
+        requireNonNull(name, "name is null");
+        requireNonNull(logicalType, "logicalType is null");
+        metadata = ImmutableMap.copyOf(metadata);
+        children = ImmutableList.copyOf(children);
+    }
+
+    public Optional<String> comment()
+    {
+        return Optional.ofNullable(metadata.get("comment"));
+    }
+
+    /**
+     * Pre-order ids of this field and everything below it.
+     */
+    public void collectIds(ImmutableList.Builder<Integer> ids)
+    {
+        ids.add(id);
+        children.forEach(child -> child.collectIds(ids));
+    }
+}
