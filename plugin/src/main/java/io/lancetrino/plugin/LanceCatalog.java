@@ -1,0 +1,126 @@
+package io.lancetrino.plugin;
+
+import com.google.common.collect.ImmutableList;
+import com.google.inject.Inject;
+import io.airlift.log.Logger;
+import io.lancetrino.metadata.LanceTable;
+import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.fs.TableFileSystem;
+import io.lancetrino.metadata.schema.LanceField;
+import io.lancetrino.split.LanceColumnHandle;
+import io.lancetrino.split.LanceConfig;
+import io.lancetrino.split.LanceTables;
+import io.lancetrino.split.arrow.TrinoTypes;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.security.ConnectorIdentity;
+import io.trino.spi.type.Type;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+
+import static io.lancetrino.split.LanceErrorCode.LANCE_FILESYSTEM_ERROR;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The warehouse layout: {@code <warehouse>/<schema>/<table>.lance/} is table {@code <schema>.<table>}; a directory is a
+ * table only if it holds {@code _versions/}.
+ */
+public final class LanceCatalog
+{
+    private static final Logger log = Logger.get(LanceCatalog.class);
+    public static final String TABLE_SUFFIX = ".lance";
+
+    private final LanceTables tables;
+    private final String warehouse;
+
+    @Inject
+    public LanceCatalog(LanceTables tables, LanceConfig config)
+    {
+        this.tables = requireNonNull(tables, "tables is null");
+        String location = config.getWarehouse();
+        this.warehouse = location.endsWith("/") && location.length() > 1 ? location.substring(0, location.length() - 1) : location;
+    }
+
+    public List<String> listSchemas(ConnectorIdentity identity)
+    {
+        return listDirectories(identity, warehouse).stream()
+                .filter(LanceCatalog::isVisibleName)
+                .sorted()
+                .collect(ImmutableList.toImmutableList());
+    }
+
+    public boolean schemaExists(ConnectorIdentity identity, String schema)
+    {
+        return listSchemas(identity).contains(schema);
+    }
+
+    public List<SchemaTableName> listTables(ConnectorIdentity identity, String schema)
+    {
+        String schemaLocation = TableFileSystem.join(warehouse, schema);
+        TableFileSystem fileSystem = tables.fileSystem(identity, warehouse);
+        return listDirectories(identity, schemaLocation).stream()
+                .filter(name -> name.endsWith(TABLE_SUFFIX))
+                .map(name -> name.substring(0, name.length() - TABLE_SUFFIX.length()))
+                .filter(LanceCatalog::isVisibleName)
+                .filter(name -> LanceTable.isTable(fileSystem, tableRoot(new SchemaTableName(schema, name))))
+                .sorted()
+                .map(name -> new SchemaTableName(schema, name))
+                .collect(ImmutableList.toImmutableList());
+    }
+
+    public Optional<LanceTable> openTable(ConnectorIdentity identity, SchemaTableName name)
+    {
+        String root = tableRoot(name);
+        if (!LanceTable.isTable(tables.fileSystem(identity, root), root)) {
+            return Optional.empty();
+        }
+        return Optional.of(tables.open(identity, root, name.toString()));
+    }
+
+    public LanceTable openTable(ConnectorIdentity identity, String root, SchemaTableName name)
+    {
+        return tables.open(identity, root, name.toString());
+    }
+
+    public String tableRoot(SchemaTableName name)
+    {
+        return TableFileSystem.join(TableFileSystem.join(warehouse, name.getSchemaName()), name.getTableName() + TABLE_SUFFIX);
+    }
+
+    /**
+     * The columns Trino can see: a field whose type has no Trino mapping is hidden (and logged), not a failed query.
+     */
+    public static List<LanceColumnHandle> columns(SchemaTableName table, TableSnapshot snapshot)
+    {
+        ImmutableList.Builder<LanceColumnHandle> columns = ImmutableList.builder();
+        for (LanceField field : snapshot.schema().fields()) {
+            Optional<Type> type = TrinoTypes.toTrinoType(field);
+            if (type.isEmpty()) {
+                log.warn("Table %s: column %s of Lance type %s has no Trino type and is hidden", table, field.name(), field.logicalType());
+                continue;
+            }
+            ImmutableList.Builder<Integer> ids = ImmutableList.builder();
+            field.collectIds(ids);
+            columns.add(new LanceColumnHandle(field.name(), field.id(), ids.build(), type.get(), field.nullable()));
+        }
+        return columns.build();
+    }
+
+    private List<String> listDirectories(ConnectorIdentity identity, String location)
+    {
+        try {
+            return tables.fileSystem(identity, location).listDirectories(location);
+        }
+        catch (IOException e) {
+            throw new TrinoException(LANCE_FILESYSTEM_ERROR, "Cannot list %s: %s".formatted(location, e.getMessage()), e);
+        }
+    }
+
+    // Trino lower-cases identifiers, so other names could never be addressed
+    private static boolean isVisibleName(String name)
+    {
+        return !name.isEmpty() && !name.startsWith(".") && !name.startsWith("_") && name.equals(name.toLowerCase(java.util.Locale.ROOT));
+    }
+}

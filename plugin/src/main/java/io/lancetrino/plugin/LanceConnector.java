@@ -1,0 +1,64 @@
+package io.lancetrino.plugin;
+
+import com.google.inject.Inject;
+import io.airlift.bootstrap.LifeCycleManager;
+import io.lancetrino.split.LancePageSourceProvider;
+import io.lancetrino.split.LanceSplitManager;
+import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorMetadata;
+import io.trino.spi.connector.Connector;
+import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorPageSourceProvider;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorSplitManager;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.transaction.IsolationLevel;
+
+import static java.util.Objects.requireNonNull;
+
+public final class LanceConnector
+        implements Connector
+{
+    private final LifeCycleManager lifeCycleManager;
+    private final LanceCatalog catalog;
+    private final LanceSplitManager splitManager;
+    private final LancePageSourceProvider pageSourceProvider;
+
+    @Inject
+    public LanceConnector(LifeCycleManager lifeCycleManager, LanceCatalog catalog, LanceSplitManager splitManager, LancePageSourceProvider pageSourceProvider)
+    {
+        this.lifeCycleManager = requireNonNull(lifeCycleManager, "lifeCycleManager is null");
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.splitManager = requireNonNull(splitManager, "splitManager is null");
+        this.pageSourceProvider = requireNonNull(pageSourceProvider, "pageSourceProvider is null");
+    }
+
+    @Override
+    public ConnectorTransactionHandle beginTransaction(IsolationLevel isolationLevel, boolean readOnly, boolean autoCommit)
+    {
+        return LanceTransactionHandle.INSTANCE;
+    }
+
+    @Override
+    public ConnectorMetadata getMetadata(ConnectorSession session, ConnectorTransactionHandle transaction)
+    {
+        return new ClassLoaderSafeConnectorMetadata(new LanceMetadata(catalog), getClass().getClassLoader());
+    }
+
+    @Override
+    public ConnectorSplitManager getSplitManager()
+    {
+        return splitManager;
+    }
+
+    @Override
+    public ConnectorPageSourceProvider getPageSourceProvider()
+    {
+        return pageSourceProvider;
+    }
+
+    @Override
+    public void shutdown()
+    {
+        lifeCycleManager.stop();
+    }
+}

@@ -1,0 +1,44 @@
+package io.lancetrino.plugin;
+
+import com.google.inject.Injector;
+import io.airlift.bootstrap.Bootstrap;
+import io.airlift.json.JsonModule;
+import io.trino.filesystem.manager.FileSystemModule;
+import io.trino.plugin.base.ConnectorContextModule;
+import io.trino.spi.classloader.ThreadContextClassLoader;
+import io.trino.spi.connector.Connector;
+import io.trino.spi.connector.ConnectorContext;
+import io.trino.spi.connector.ConnectorFactory;
+
+import java.util.Map;
+
+public final class LanceConnectorFactory
+        implements ConnectorFactory
+{
+    public static final String NAME = "lance";
+
+    @Override
+    public String getName()
+    {
+        return NAME;
+    }
+
+    @Override
+    public Connector create(String catalogName, Map<String, String> config, ConnectorContext context)
+    {
+        try (ThreadContextClassLoader _ = new ThreadContextClassLoader(LanceConnectorFactory.class.getClassLoader())) {
+            Bootstrap app = new Bootstrap(
+                    "io.trino.bootstrap.catalog." + catalogName,
+                    new JsonModule(),
+                    new ConnectorContextModule(catalogName, context),
+                    new FileSystemModule(catalogName, context, false),
+                    new LanceModule());
+            Injector injector = app
+                    .doNotInitializeLogging()
+                    .disableSystemProperties()
+                    .setRequiredConfigurationProperties(config)
+                    .initialize();
+            return injector.getInstance(LanceConnector.class);
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.lancetrino.plugin;
+
+import com.google.inject.Binder;
+import com.google.inject.Module;
+import com.google.inject.Scopes;
+import io.lancetrino.split.LanceConfig;
+import io.lancetrino.split.LancePageSourceProvider;
+import io.lancetrino.split.LanceSplitManager;
+import io.lancetrino.split.LanceTables;
+import io.lancetrino.split.fs.LanceFileSystems;
+
+import static io.airlift.configuration.ConfigBinder.configBinder;
+
+public final class LanceModule
+        implements Module
+{
+    @Override
+    public void configure(Binder binder)
+    {
+        configBinder(binder).bindConfig(LanceConfig.class);
+        binder.bind(LanceFileSystems.class).in(Scopes.SINGLETON);
+        binder.bind(LanceTables.class).in(Scopes.SINGLETON);
+        binder.bind(LanceCatalog.class).in(Scopes.SINGLETON);
+        binder.bind(LanceSplitManager.class).in(Scopes.SINGLETON);
+        binder.bind(LancePageSourceProvider.class).in(Scopes.SINGLETON);
+        binder.bind(LanceConnector.class).in(Scopes.SINGLETON);
+    }
+}

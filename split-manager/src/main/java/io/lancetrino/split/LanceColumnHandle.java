@@ -1,0 +1,37 @@
+package io.lancetrino.split;
+
+import com.google.common.collect.ImmutableList;
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.type.Type;
+
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A top-level column, identified by Lance field id so renamed columns still find their data.
+ *
+ * @param subtreeFieldIds the field id and the ids of all nested fields, pre-order; a data file holds the column when
+ * its field list contains any of them (2.1 files list leaves only)
+ */
+public record LanceColumnHandle(String name, int fieldId, List<Integer> subtreeFieldIds, Type type, boolean nullable)
+        implements ColumnHandle
+{
+    public LanceColumnHandle
+    {
+        requireNonNull(name, "name is null");
+        subtreeFieldIds = ImmutableList.copyOf(subtreeFieldIds);
+        requireNonNull(type, "type is null");
+    }
+
+    public ColumnMetadata toColumnMetadata(java.util.Optional<String> comment)
+    {
+        return ColumnMetadata.builder()
+                .setName(name)
+                .setType(type)
+                .setNullable(nullable)
+                .setComment(comment)
+                .build();
+    }
+}

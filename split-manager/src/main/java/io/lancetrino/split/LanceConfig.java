@@ -1,0 +1,91 @@
+package io.lancetrino.split;
+
+import io.airlift.configuration.Config;
+import io.airlift.configuration.ConfigDescription;
+import io.airlift.units.DataSize;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotNull;
+
+import static io.airlift.units.DataSize.Unit.MEGABYTE;
+
+public class LanceConfig
+{
+    private String warehouse;
+    private int maxSplitRows = 1 << 20;
+    private int readBatchRows = 8192;
+    private DataSize manifestCacheSize = DataSize.of(256, MEGABYTE);
+    private DataSize readerMemoryLimit = DataSize.of(2048, MEGABYTE);
+
+    @NotNull
+    public String getWarehouse()
+    {
+        return warehouse;
+    }
+
+    @Config("lance.warehouse")
+    @ConfigDescription("Directory or URI whose subdirectories are schemas holding <table>.lance datasets")
+    public LanceConfig setWarehouse(String warehouse)
+    {
+        this.warehouse = warehouse;
+        return this;
+    }
+
+    @Min(1)
+    @Max(Integer.MAX_VALUE)
+    public int getMaxSplitRows()
+    {
+        return maxSplitRows;
+    }
+
+    @Config("lance.max-split-rows")
+    @ConfigDescription("Fragments with more physical rows are read as several row-range splits")
+    public LanceConfig setMaxSplitRows(int maxSplitRows)
+    {
+        this.maxSplitRows = maxSplitRows;
+        return this;
+    }
+
+    @Min(1)
+    @Max(1 << 20)
+    public int getReadBatchRows()
+    {
+        return readBatchRows;
+    }
+
+    @Config("lance.read-batch-rows")
+    @ConfigDescription("Rows per page read from Lance data files")
+    public LanceConfig setReadBatchRows(int readBatchRows)
+    {
+        this.readBatchRows = readBatchRows;
+        return this;
+    }
+
+    @NotNull
+    public DataSize getManifestCacheSize()
+    {
+        return manifestCacheSize;
+    }
+
+    @Config("lance.manifest-cache-size")
+    @ConfigDescription("Memory for parsed manifests, which are immutable and shared by queries")
+    public LanceConfig setManifestCacheSize(DataSize manifestCacheSize)
+    {
+        this.manifestCacheSize = manifestCacheSize;
+        return this;
+    }
+
+    @NotNull
+    public DataSize getReaderMemoryLimit()
+    {
+        return readerMemoryLimit;
+    }
+
+    @Config("lance.reader-memory-limit")
+    @ConfigDescription("Upper bound of Arrow memory held by all Lance readers of one node")
+    public LanceConfig setReaderMemoryLimit(DataSize readerMemoryLimit)
+    {
+        this.readerMemoryLimit = readerMemoryLimit;
+        return this;
+    }
+}

@@ -1,0 +1,59 @@
+package io.lancetrino.split;
+
+import io.lancetrino.metadata.LanceTableException;
+import io.trino.spi.ErrorCode;
+import io.trino.spi.ErrorCodeSupplier;
+import io.trino.spi.ErrorType;
+import io.trino.spi.TrinoException;
+
+import static io.trino.spi.ErrorType.EXTERNAL;
+import static io.trino.spi.ErrorType.USER_ERROR;
+
+public enum LanceErrorCode
+        implements ErrorCodeSupplier
+{
+    LANCE_VERSION_NOT_FOUND(0, USER_ERROR),
+    LANCE_REF_NOT_FOUND(1, USER_ERROR),
+    LANCE_AMBIGUOUS_REF(2, USER_ERROR),
+    LANCE_INVALID_REF(3, USER_ERROR),
+    LANCE_CORRUPT_MANIFEST(4, EXTERNAL),
+    LANCE_MISSING_FILE(5, EXTERNAL),
+    LANCE_BAD_DELETION_FILE(6, EXTERNAL),
+    LANCE_UNSUPPORTED_FEATURE(7, EXTERNAL),
+    LANCE_UNSUPPORTED_TYPE(8, EXTERNAL),
+    LANCE_FILESYSTEM_ERROR(9, EXTERNAL),
+    LANCE_BAD_DATA(10, EXTERNAL),
+    LANCE_TABLE_NOT_FOUND(11, USER_ERROR),
+    /**/;
+
+    private final ErrorCode errorCode;
+
+    LanceErrorCode(int code, ErrorType type)
+    {
+        errorCode = new ErrorCode(code + 0x0517_0000, name(), type);
+    }
+
+    @Override
+    public ErrorCode toErrorCode()
+    {
+        return errorCode;
+    }
+
+    public static TrinoException toTrinoException(LanceTableException e)
+    {
+        LanceErrorCode code = switch (e.kind()) {
+            case TABLE_NOT_FOUND -> LANCE_TABLE_NOT_FOUND;
+            case VERSION_NOT_FOUND -> LANCE_VERSION_NOT_FOUND;
+            case REF_NOT_FOUND -> LANCE_REF_NOT_FOUND;
+            case AMBIGUOUS_REF -> LANCE_AMBIGUOUS_REF;
+            case INVALID_REF -> LANCE_INVALID_REF;
+            case CORRUPT_MANIFEST -> LANCE_CORRUPT_MANIFEST;
+            case MISSING_FILE -> LANCE_MISSING_FILE;
+            case BAD_DELETION_FILE -> LANCE_BAD_DELETION_FILE;
+            case UNSUPPORTED_FEATURE -> LANCE_UNSUPPORTED_FEATURE;
+            case UNSUPPORTED_TYPE -> LANCE_UNSUPPORTED_TYPE;
+            case FILESYSTEM_ERROR -> LANCE_FILESYSTEM_ERROR;
+        };
+        return new TrinoException(code, e.getMessage(), e);
+    }
+}

@@ -1,0 +1,389 @@
+package io.lancetrino.split;
+
+import com.google.common.collect.ImmutableList;
+import io.lancetrino.metadata.LanceTableException;
+import io.lancetrino.metadata.deletion.DeletionVectors;
+import io.lancetrino.metadata.fs.TableFileSystem;
+import io.lancetrino.split.arrow.ArrowBlocks;
+import io.lancetrino.split.fs.LanceFileSystems;
+import io.trino.spi.TrinoException;
+import io.trino.spi.block.Block;
+import io.trino.spi.block.RunLengthEncodedBlock;
+import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.SourcePage;
+import io.trino.spi.Page;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.lance.file.LanceFileReader;
+import org.lance.util.Range;
+import org.roaringbitmap.RoaringBitmap;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static io.lancetrino.split.LanceErrorCode.LANCE_BAD_DATA;
+import static io.lancetrino.split.LanceErrorCode.LANCE_MISSING_FILE;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads the surviving rows of one split: each data file of the fragment that holds a projected column is read over the
+ * same row ranges and the column groups are stitched by position.
+ */
+public final class LancePageSource
+        implements ConnectorPageSource
+{
+    private final LanceSplit split;
+    private final List<LanceColumnHandle> columns;
+    private final BufferAllocator allocator;
+    private final TableFileSystem fileSystem;
+    private final int batchRows;
+
+    private final List<FileStream> streams = new ArrayList<>();
+    // for each output column: the stream and the channel in it, or -1 when no file stores the column
+    private int[] streamOfColumn;
+    private int[] channelOfColumn;
+    private long rowsWithoutStreams;
+    private boolean initialized;
+    private boolean finished;
+    private long completedBytes;
+    private long completedPositions;
+    private long readTimeNanos;
+
+    public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, BufferAllocator allocator, TableFileSystem fileSystem, int batchRows)
+    {
+        this.split = requireNonNull(split, "split is null");
+        this.columns = ImmutableList.copyOf(columns);
+        this.allocator = requireNonNull(allocator, "allocator is null");
+        this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
+        this.batchRows = batchRows;
+    }
+
+    @Override
+    public SourcePage getNextSourcePage()
+    {
+        if (finished) {
+            return null;
+        }
+        long start = System.nanoTime();
+        try {
+            if (!initialized) {
+                initialize();
+                initialized = true;
+            }
+            SourcePage page = streams.isEmpty() ? nextPageWithoutFiles() : nextPageFromFiles();
+            if (page == null) {
+                finished = true;
+                return null;
+            }
+            completedPositions += page.getPositionCount();
+            completedBytes += page.getSizeInBytes();
+            return page;
+        }
+        finally {
+            readTimeNanos += System.nanoTime() - start;
+        }
+    }
+
+    private void initialize()
+    {
+        boolean anyStoredColumn = false;
+        streamOfColumn = new int[columns.size()];
+        channelOfColumn = new int[columns.size()];
+        java.util.Arrays.fill(streamOfColumn, -1);
+        List<Range> ranges = null;
+        for (int fileIndex = 0; fileIndex < split.dataFiles().size(); fileIndex++) {
+            LanceDataFile file = split.dataFiles().get(fileIndex);
+            List<Integer> wanted = new ArrayList<>();
+            for (int column = 0; column < columns.size(); column++) {
+                if (streamOfColumn[column] < 0 && file.fieldIds().stream().anyMatch(columns.get(column).subtreeFieldIds()::contains)) {
+                    wanted.add(column);
+                }
+            }
+            if (wanted.isEmpty()) {
+                continue;
+            }
+            if (ranges == null) {
+                ranges = survivingRanges();
+            }
+            FileStream stream = FileStream.open(split, file, wanted, columns, ranges, allocator, batchRows);
+            for (int channel = 0; channel < stream.columns().size(); channel++) {
+                int column = stream.columns().get(channel);
+                streamOfColumn[column] = streams.size();
+                channelOfColumn[column] = channel;
+                anyStoredColumn = true;
+            }
+            streams.add(stream);
+        }
+        if (!anyStoredColumn) {
+            rowsWithoutStreams = liveRowCount();
+        }
+    }
+
+    /**
+     * No projected column is stored (count(*), or only columns added after these files): rows come from the manifest,
+     * and the deletion file is read only when the split covers part of a fragment.
+     */
+    private SourcePage nextPageWithoutFiles()
+    {
+        if (rowsWithoutStreams == 0) {
+            return null;
+        }
+        int rows = (int) Math.min(rowsWithoutStreams, batchRows);
+        rowsWithoutStreams -= rows;
+        Block[] blocks = new Block[columns.size()];
+        for (int column = 0; column < columns.size(); column++) {
+            blocks[column] = RunLengthEncodedBlock.create(columns.get(column).type(), null, rows);
+        }
+        return columns.isEmpty() ? SourcePage.create(rows) : SourcePage.create(new Page(rows, blocks));
+    }
+
+    private SourcePage nextPageFromFiles()
+    {
+        int rows = Integer.MAX_VALUE;
+        for (FileStream stream : streams) {
+            int available = stream.available();
+            if (available == 0) {
+                return null;
+            }
+            rows = Math.min(rows, available);
+        }
+        Block[] blocks = new Block[columns.size()];
+        for (int column = 0; column < columns.size(); column++) {
+            blocks[column] = streamOfColumn[column] < 0
+                    ? RunLengthEncodedBlock.create(columns.get(column).type(), null, rows)
+                    : streams.get(streamOfColumn[column]).block(channelOfColumn[column], rows);
+        }
+        for (FileStream stream : streams) {
+            stream.advance(rows);
+        }
+        return SourcePage.create(new Page(rows, blocks));
+    }
+
+    private long liveRowCount()
+    {
+        if (split.deletionFile().isEmpty()) {
+            return split.endRow() - split.startRow();
+        }
+        if (split.coversWholeFragment()) {
+            return split.physicalRows() - split.deletedRows();
+        }
+        return RowRanges.count(survivingRanges());
+    }
+
+    private List<Range> survivingRanges()
+    {
+        RoaringBitmap deleted = split.deletionFile().map(this::readDeletionVector).orElseGet(RoaringBitmap::new);
+        return RowRanges.surviving(Math.toIntExact(split.startRow()), Math.toIntExact(split.endRow()), deleted);
+    }
+
+    private RoaringBitmap readDeletionVector(String location)
+    {
+        try {
+            return DeletionVectors.read(location, fileSystem.readFile(location), DeletionVectors.isBitmapLocation(location), allocator);
+        }
+        catch (FileNotFoundException e) {
+            throw new TrinoException(LANCE_MISSING_FILE, "Table %s, fragment %s: deletion file %s does not exist".formatted(split.table(), split.fragmentId(), location), e);
+        }
+        catch (IOException e) {
+            throw new TrinoException(LANCE_MISSING_FILE, "Table %s, fragment %s: cannot read deletion file %s: %s".formatted(split.table(), split.fragmentId(), location, e.getMessage()), e);
+        }
+        catch (LanceTableException e) {
+            throw LanceErrorCode.toTrinoException(e);
+        }
+    }
+
+    @Override
+    public long getCompletedBytes()
+    {
+        return completedBytes;
+    }
+
+    @Override
+    public java.util.OptionalLong getCompletedPositions()
+    {
+        return java.util.OptionalLong.of(completedPositions);
+    }
+
+    @Override
+    public long getReadTimeNanos()
+    {
+        return readTimeNanos;
+    }
+
+    @Override
+    public boolean isFinished()
+    {
+        return finished;
+    }
+
+    @Override
+    public long getMemoryUsage()
+    {
+        long bytes = allocator.getAllocatedMemory();
+        for (FileStream stream : streams) {
+            bytes += stream.retainedBytes();
+        }
+        return bytes;
+    }
+
+    @Override
+    public void close()
+    {
+        finished = true;
+        for (FileStream stream : streams) {
+            stream.close();
+        }
+        streams.clear();
+        allocator.close();
+    }
+
+    /**
+     * One data file read over the split's surviving row ranges; batches are converted to blocks at once because the
+     * reader reuses its Arrow buffers.
+     */
+    private static final class FileStream
+    {
+        private final LanceSplit split;
+        private final LanceDataFile file;
+        private final LanceFileReader reader;
+        private final ArrowReader batches;
+        private final List<Integer> columns;
+        private final List<String> names;
+        private final List<LanceColumnHandle> handles;
+        private Block[] current;
+        private int currentRows;
+        private int offset;
+        private boolean exhausted;
+
+        private FileStream(LanceSplit split, LanceDataFile file, LanceFileReader reader, ArrowReader batches, List<Integer> columns, List<String> names, List<LanceColumnHandle> handles)
+        {
+            this.split = split;
+            this.file = file;
+            this.reader = reader;
+            this.batches = batches;
+            this.columns = columns;
+            this.names = names;
+            this.handles = handles;
+        }
+
+        static FileStream open(LanceSplit split, LanceDataFile file, List<Integer> wanted, List<LanceColumnHandle> allColumns, List<Range> ranges, BufferAllocator allocator, int batchRows)
+        {
+            LanceFileReader reader;
+            try {
+                reader = LanceFileReader.open(LanceFileSystems.nativeLocation(file.location()), allocator);
+            }
+            catch (IOException | RuntimeException e) {
+                throw new TrinoException(LANCE_MISSING_FILE, "Table %s, fragment %s: cannot open data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), e.getMessage()), e);
+            }
+            try {
+                ImmutableList.Builder<Integer> columns = ImmutableList.builder();
+                ImmutableList.Builder<String> names = ImmutableList.builder();
+                ImmutableList.Builder<LanceColumnHandle> handles = ImmutableList.builder();
+                for (int column : wanted) {
+                    LanceColumnHandle handle = allColumns.get(column);
+                    Optional<String> name = FileColumnMapping.fileColumnName(reader.schema(), file, handle.subtreeFieldIds());
+                    if (name.isPresent()) {
+                        columns.add(column);
+                        names.add(name.get());
+                        handles.add(handle);
+                    }
+                }
+                List<String> projected = names.build();
+                ArrowReader batches = ranges.isEmpty() ? null : reader.readAll(projected, ranges, batchRows);
+                FileStream stream = new FileStream(split, file, reader, batches, columns.build(), projected, handles.build());
+                stream.exhausted = batches == null;
+                return stream;
+            }
+            catch (IOException | RuntimeException e) {
+                closeQuietly(reader);
+                throw new TrinoException(LANCE_BAD_DATA, "Table %s, fragment %s: cannot read data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), e.getMessage()), e);
+            }
+        }
+
+        List<Integer> columns()
+        {
+            return columns;
+        }
+
+        int available()
+        {
+            while (!exhausted && offset == currentRows) {
+                loadNextBatch();
+            }
+            return currentRows - offset;
+        }
+
+        Block block(int channel, int rows)
+        {
+            Block block = current[channel];
+            return offset == 0 && rows == currentRows ? block : block.getRegion(offset, rows);
+        }
+
+        void advance(int rows)
+        {
+            offset += rows;
+        }
+
+        long retainedBytes()
+        {
+            long bytes = 0;
+            if (current != null) {
+                for (Block block : current) {
+                    bytes += block.getRetainedSizeInBytes();
+                }
+            }
+            return bytes;
+        }
+
+        private void loadNextBatch()
+        {
+            try {
+                if (!batches.loadNextBatch()) {
+                    exhausted = true;
+                    current = null;
+                    currentRows = 0;
+                    offset = 0;
+                    return;
+                }
+                VectorSchemaRoot root = batches.getVectorSchemaRoot();
+                Block[] blocks = new Block[names.size()];
+                for (int channel = 0; channel < names.size(); channel++) {
+                    blocks[channel] = ArrowBlocks.toBlock(handles.get(channel).type(), root.getVector(names.get(channel)));
+                }
+                current = blocks;
+                currentRows = root.getRowCount();
+                offset = 0;
+            }
+            catch (IOException | RuntimeException e) {
+                throw new TrinoException(LANCE_BAD_DATA, "Table %s, fragment %s: cannot read data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), e.getMessage()), e);
+            }
+        }
+
+        void close()
+        {
+            if (batches != null) {
+                try {
+                    batches.close();
+                }
+                catch (IOException | RuntimeException _) {
+                    // closing after a failure must not hide it
+                }
+            }
+            closeQuietly(reader);
+        }
+
+        private static void closeQuietly(LanceFileReader reader)
+        {
+            try {
+                reader.close();
+            }
+            catch (Exception _) {
+                // nothing to recover
+            }
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.lancetrino.split;
+
+import com.google.inject.Inject;
+import io.lancetrino.metadata.ArrowAllocators;
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.ConnectorPageSourceProvider;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorSplit;
+import io.trino.spi.connector.ConnectorTableCredentials;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.DynamicFilter;
+import org.apache.arrow.memory.BufferAllocator;
+
+import java.util.List;
+import java.util.Optional;
+
+import static com.google.common.collect.ImmutableList.toImmutableList;
+import static java.util.Objects.requireNonNull;
+
+public final class LancePageSourceProvider
+        implements ConnectorPageSourceProvider
+{
+    private final LanceTables tables;
+    private final BufferAllocator rootAllocator;
+    private final int batchRows;
+
+    @Inject
+    public LancePageSourceProvider(LanceTables tables, LanceConfig config)
+    {
+        this.tables = requireNonNull(tables, "tables is null");
+        this.rootAllocator = ArrowAllocators.newRootAllocator(config.getReaderMemoryLimit().toBytes());
+        this.batchRows = config.getReadBatchRows();
+    }
+
+    @Override
+    public ConnectorPageSource createPageSource(
+            ConnectorTransactionHandle transaction,
+            ConnectorSession session,
+            ConnectorSplit split,
+            ConnectorTableHandle table,
+            Optional<ConnectorTableCredentials> credentials,
+            List<ColumnHandle> columns,
+            DynamicFilter dynamicFilter)
+    {
+        LanceSplit lanceSplit = (LanceSplit) split;
+        LanceTableHandle handle = (LanceTableHandle) table;
+        List<LanceColumnHandle> lanceColumns = columns.stream()
+                .map(LanceColumnHandle.class::cast)
+                .collect(toImmutableList());
+        BufferAllocator allocator = rootAllocator.newChildAllocator("split-" + lanceSplit.fragmentId(), 0, rootAllocator.getLimit());
+        return new LancePageSource(lanceSplit, lanceColumns, allocator, tables.fileSystem(session.getIdentity(), handle.tableRoot()), batchRows);
+    }
+}

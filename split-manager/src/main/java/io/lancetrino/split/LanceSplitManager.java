@@ -1,0 +1,103 @@
+package io.lancetrino.split;
+
+import com.google.common.collect.ImmutableList;
+import com.google.inject.Inject;
+import io.lancetrino.metadata.FilePaths;
+import io.lancetrino.metadata.LanceTableException;
+import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.proto.DataFile;
+import io.lancetrino.metadata.proto.DataFragment;
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorSplit;
+import io.trino.spi.connector.ConnectorSplitManager;
+import io.trino.spi.connector.ConnectorSplitSource;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.Constraint;
+import io.trino.spi.connector.FixedSplitSource;
+
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Maps fragments to splits from the manifest alone: no data file is opened and no native code runs here.
+ */
+public final class LanceSplitManager
+        implements ConnectorSplitManager
+{
+    private final LanceTables tables;
+    private final int maxSplitRows;
+
+    @Inject
+    public LanceSplitManager(LanceTables tables, LanceConfig config)
+    {
+        this.tables = requireNonNull(tables, "tables is null");
+        this.maxSplitRows = config.getMaxSplitRows();
+    }
+
+    @Override
+    public ConnectorSplitSource getSplits(
+            ConnectorTransactionHandle transaction,
+            ConnectorSession session,
+            ConnectorTableHandle tableHandle,
+            Set<ColumnHandle> dynamicFilterColumns,
+            Constraint constraint)
+    {
+        LanceTableHandle handle = (LanceTableHandle) tableHandle;
+        TableSnapshot snapshot;
+        try {
+            snapshot = tables.open(session.getIdentity(), handle.tableRoot(), handle.schemaTableName().toString())
+                    .snapshot(handle.branch(), handle.version());
+        }
+        catch (LanceTableException e) {
+            throw LanceErrorCode.toTrinoException(e);
+        }
+        return new FixedSplitSource(planSplits(handle, snapshot));
+    }
+
+    List<ConnectorSplit> planSplits(LanceTableHandle handle, TableSnapshot snapshot)
+    {
+        ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
+        long remaining = handle.limit().orElse(Long.MAX_VALUE);
+        String table = handle.toString();
+        try {
+            for (DataFragment fragment : snapshot.manifest().getFragmentsList()) {
+                if (remaining <= 0) {
+                    break;
+                }
+                List<LanceDataFile> files = dataFiles(snapshot, fragment);
+                Optional<String> deletionFile = FilePaths.deletionFile(snapshot, fragment);
+                long physicalRows = fragment.getPhysicalRows();
+                long deletedRows = fragment.hasDeletionFile() ? fragment.getDeletionFile().getNumDeletedRows() : 0;
+                for (long start = 0; start < physicalRows && remaining > 0; start += maxSplitRows) {
+                    long end = Math.min(physicalRows, start + maxSplitRows);
+                    splits.add(new LanceSplit(table, fragment.getId(), files, start, end, deletionFile, physicalRows, deletedRows));
+                    // deletions are not located per range here, so count only rows that surely survive
+                    remaining -= Math.max(0, end - start - deletedRows);
+                }
+            }
+        }
+        catch (LanceTableException e) {
+            throw LanceErrorCode.toTrinoException(e);
+        }
+        return splits.build();
+    }
+
+    private static List<LanceDataFile> dataFiles(TableSnapshot snapshot, DataFragment fragment)
+    {
+        ImmutableList.Builder<LanceDataFile> files = ImmutableList.builder();
+        for (DataFile file : fragment.getFilesList()) {
+            files.add(new LanceDataFile(
+                    FilePaths.dataFile(snapshot, fragment, file),
+                    file.getFieldsList(),
+                    file.getColumnIndicesList(),
+                    file.getFileMajorVersion(),
+                    file.getFileMinorVersion()));
+        }
+        return files.build();
+    }
+}

@@ -1,0 +1,56 @@
+package io.lancetrino.split;
+
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import io.lancetrino.metadata.TableSnapshot;
+import io.trino.spi.connector.ConnectorTableHandle;
+import io.trino.spi.connector.SchemaTableName;
+
+import java.util.Optional;
+import java.util.OptionalLong;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One version of one branch of a Lance table, pinned at planning so every split reads the same snapshot.
+ *
+ * @param branch empty for main
+ * @param limit rows the query needs at most, when no filter applies
+ */
+public record LanceTableHandle(
+        SchemaTableName schemaTableName,
+        String tableRoot,
+        Optional<String> branch,
+        long version,
+        OptionalLong limit)
+        implements ConnectorTableHandle
+{
+    public LanceTableHandle
+    {
+        requireNonNull(schemaTableName, "schemaTableName is null");
+        requireNonNull(tableRoot, "tableRoot is null");
+        requireNonNull(branch, "branch is null");
+        requireNonNull(limit, "limit is null");
+    }
+
+    public static LanceTableHandle of(SchemaTableName name, TableSnapshot snapshot)
+    {
+        return new LanceTableHandle(name, snapshot.tableRoot(), snapshot.branch(), snapshot.version(), OptionalLong.empty());
+    }
+
+    public LanceTableHandle withLimit(long limit)
+    {
+        return new LanceTableHandle(schemaTableName, tableRoot, branch, version, OptionalLong.of(limit));
+    }
+
+    @JsonIgnore
+    public String describeVersion()
+    {
+        return TableSnapshot.describe(branch, version);
+    }
+
+    @Override
+    public String toString()
+    {
+        return schemaTableName + "@" + describeVersion();
+    }
+}

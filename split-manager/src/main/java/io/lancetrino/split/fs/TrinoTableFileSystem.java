@@ -1,0 +1,100 @@
+package io.lancetrino.split.fs;
+
+import com.google.common.collect.ImmutableList;
+import io.lancetrino.metadata.fs.FileEntry;
+import io.lancetrino.metadata.fs.TableFileSystem;
+import io.trino.filesystem.FileIterator;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoFileSystem;
+import io.trino.filesystem.TrinoInputFile;
+
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Object stores and HDFS through trino-filesystem; exclusive creation is the store's put-if-absent.
+ */
+public final class TrinoTableFileSystem
+        implements TableFileSystem
+{
+    private final TrinoFileSystem fileSystem;
+
+    public TrinoTableFileSystem(TrinoFileSystem fileSystem)
+    {
+        this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
+    }
+
+    @Override
+    public byte[] readFile(String location)
+            throws IOException
+    {
+        TrinoInputFile file = fileSystem.newInputFile(Location.of(location));
+        try (var input = file.newStream()) {
+            return input.readAllBytes();
+        }
+        catch (java.nio.file.NoSuchFileException e) {
+            throw new FileNotFoundException(location);
+        }
+    }
+
+    @Override
+    public boolean exists(String location)
+            throws IOException
+    {
+        return fileSystem.newInputFile(Location.of(location)).exists();
+    }
+
+    @Override
+    public List<FileEntry> listFiles(String directory)
+            throws IOException
+    {
+        Location base = Location.of(directory);
+        ImmutableList.Builder<FileEntry> files = ImmutableList.builder();
+        FileIterator iterator = fileSystem.listFiles(base);
+        String prefix = base.toString().endsWith("/") ? base.toString() : base + "/";
+        while (iterator.hasNext()) {
+            var entry = iterator.next();
+            String relative = entry.location().toString().substring(prefix.length());
+            if (!relative.contains("/")) {
+                files.add(new FileEntry(relative, entry.length(), entry.lastModified().toEpochMilli()));
+            }
+        }
+        return files.build();
+    }
+
+    @Override
+    public List<String> listDirectories(String directory)
+            throws IOException
+    {
+        Location base = Location.of(directory);
+        String prefix = base.toString().endsWith("/") ? base.toString() : base + "/";
+        return fileSystem.listDirectories(base).stream()
+                .map(location -> location.toString().substring(prefix.length()))
+                .map(name -> name.endsWith("/") ? name.substring(0, name.length() - 1) : name)
+                .collect(ImmutableList.toImmutableList());
+    }
+
+    @Override
+    public void createExclusive(String location, byte[] data)
+            throws IOException
+    {
+        fileSystem.newOutputFile(Location.of(location)).createExclusive(data);
+    }
+
+    @Override
+    public void writeFile(String location, byte[] data)
+            throws IOException
+    {
+        fileSystem.newOutputFile(Location.of(location)).createOrOverwrite(data);
+    }
+
+    @Override
+    public void deleteFile(String location)
+            throws IOException
+    {
+        fileSystem.deleteFile(Location.of(location));
+    }
+}
