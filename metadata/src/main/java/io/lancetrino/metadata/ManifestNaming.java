@@ -19,7 +19,7 @@ public enum ManifestNaming
     {
         return switch (this) {
             case V1 -> Long.toUnsignedString(version) + SUFFIX;
-            case V2 -> String.format("%020d", Long.parseUnsignedLong(Long.toUnsignedString(-1L - version))) + SUFFIX;
+            case V2 -> "0".repeat(20 - Long.toUnsignedString(-1L - version).length()) + Long.toUnsignedString(-1L - version) + SUFFIX;
         };
     }
 

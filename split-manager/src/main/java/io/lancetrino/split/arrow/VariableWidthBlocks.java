@@ -1,0 +1,106 @@
+package io.lancetrino.split.arrow;
+
+import io.airlift.slice.Slices;
+import io.trino.spi.TrinoException;
+import io.trino.spi.block.Block;
+import io.trino.spi.block.VariableWidthBlock;
+import io.trino.spi.type.Type;
+import io.trino.spi.type.VarbinaryType;
+import io.trino.spi.type.VarcharType;
+import org.apache.arrow.vector.BaseLargeVariableWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.FixedSizeBinaryVector;
+
+import static io.lancetrino.split.LanceErrorCode.LANCE_BAD_DATA;
+import static io.lancetrino.split.LanceErrorCode.LANCE_UNSUPPORTED_TYPE;
+import static io.lancetrino.split.arrow.ArrowBlocks.unsupported;
+import static io.lancetrino.split.arrow.ArrowBuffers.optional;
+import static io.lancetrino.split.arrow.ArrowBuffers.readBytes;
+import static io.lancetrino.split.arrow.ArrowBuffers.readInts;
+import static io.lancetrino.split.arrow.ArrowBuffers.readLongs;
+
+/**
+ * Strings and binaries: the used part of the data buffer becomes the block's slice, the offsets are reused rebased
+ * to zero.
+ */
+final class VariableWidthBlocks
+{
+    // Lance stores its json type as JSONB, which is not JSON text
+    private static final String JSONB_EXTENSION = "lance.json";
+    private static final String EXTENSION_NAME = "ARROW:extension:name";
+    // largest byte[] the JVM reliably allocates
+    private static final long MAX_DATA_BYTES = Integer.MAX_VALUE - 8;
+
+    private VariableWidthBlocks() {}
+
+    static Block toBlock(Type type, FieldVector vector, long[] valid)
+    {
+        if (!(type instanceof VarcharType || type instanceof VarbinaryType)) {
+            throw unsupported(type, vector);
+        }
+        if (type instanceof VarcharType && JSONB_EXTENSION.equals(vector.getField().getMetadata().get(EXTENSION_NAME))) {
+            throw new TrinoException(LANCE_UNSUPPORTED_TYPE, "Reading JSONB-encoded json columns is not supported: " + vector.getField());
+        }
+        int count = vector.getValueCount();
+        int[] offsets;
+        byte[] data;
+        switch (vector) {
+            case BaseVariableWidthVector strings -> {
+                offsets = count == 0 ? new int[1] : readInts(strings.getOffsetBuffer(), count + 1);
+                int start = offsets[0];
+                checkOffsets(offsets, count);
+                data = readBytes(strings.getDataBuffer(), start, offsets[count] - start);
+                if (start != 0) {
+                    for (int i = 0; i <= count; i++) {
+                        offsets[i] -= start;
+                    }
+                }
+            }
+            case BaseLargeVariableWidthVector strings -> {
+                long[] largeOffsets = count == 0 ? new long[1] : readLongs(strings.getOffsetBuffer(), count + 1);
+                long start = largeOffsets[0];
+                long length = largeOffsets[count] - start;
+                if (start < 0 || length < 0 || length > MAX_DATA_BYTES) {
+                    throw new TrinoException(LANCE_BAD_DATA, "Arrow values span too many bytes for one block: " + length);
+                }
+                offsets = new int[count + 1];
+                for (int i = 1; i <= count; i++) {
+                    long offset = largeOffsets[i] - start;
+                    if (offset < offsets[i - 1] || offset > length) {
+                        throw new TrinoException(LANCE_BAD_DATA, "Arrow offsets decrease at position " + (i - 1));
+                    }
+                    offsets[i] = (int) offset;
+                }
+                data = readBytes(strings.getDataBuffer(), start, (int) length);
+            }
+            case FixedSizeBinaryVector binaries -> {
+                int width = binaries.getByteWidth();
+                long length = (long) width * count;
+                if (length > MAX_DATA_BYTES) {
+                    throw new TrinoException(LANCE_BAD_DATA, "Arrow values span too many bytes for one block: " + length);
+                }
+                data = readBytes(binaries.getDataBuffer(), 0, (int) length);
+                offsets = new int[count + 1];
+                for (int i = 1; i <= count; i++) {
+                    offsets[i] = offsets[i - 1] + width;
+                }
+            }
+            default -> throw unsupported(type, vector);
+        }
+        return new VariableWidthBlock(count, Slices.wrappedBuffer(data), offsets, optional(valid));
+    }
+
+    // offsets must not decrease, or the block would read outside its slice
+    private static void checkOffsets(int[] offsets, int count)
+    {
+        if (offsets[0] < 0) {
+            throw new TrinoException(LANCE_BAD_DATA, "Negative Arrow offset: " + offsets[0]);
+        }
+        for (int i = 0; i < count; i++) {
+            if (offsets[i + 1] < offsets[i]) {
+                throw new TrinoException(LANCE_BAD_DATA, "Arrow offsets decrease at position " + i);
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+package io.lancetrino.tests;
+
+import io.lancetrino.tests.server.DemoWarehouse;
+import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.QueryRunner;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The demo the local server creates, read through SQL: every version, the tag and the branch.
+ */
+final class TestDemoWarehouse
+        extends AbstractTestQueryFramework
+{
+    @Override
+    protected QueryRunner createQueryRunner()
+            throws Exception
+    {
+        Path warehouse = Files.createTempDirectory("lance-demo");
+        DemoWarehouse.create(warehouse);
+        return LanceQueryRunner.builder(warehouse).withSchema("demo").build();
+    }
+
+    @Test
+    void testVersionsTagAndBranch()
+    {
+        assertQuery("SELECT count(*) FROM trips FOR VERSION AS OF 1", "VALUES 0");
+        assertQuery("SELECT count(*) FROM trips FOR VERSION AS OF 2", "VALUES 1000");
+        assertQuery("SELECT count(*) FROM trips FOR VERSION AS OF 'baseline'", "VALUES 1000");
+        assertQuery("SELECT count(*) FROM trips FOR VERSION AS OF 3", "VALUES 1500");
+        long deleted = (long) computeScalar("SELECT count(*) FROM trips FOR VERSION AS OF 3 WHERE fare < 5");
+        assertThat(deleted).isPositive();
+        assertQuery("SELECT count(*) FROM trips FOR VERSION AS OF 4", "VALUES " + (1500 - deleted));
+        assertQuery("SELECT count(*) FROM trips", "VALUES " + (1750 - deleted));
+        assertQuery("SELECT count(*) FROM trips WHERE fare < 5 AND trip_id < 1500", "VALUES 0");
+        assertQuery("SELECT count(*) FROM trips FOR VERSION AS OF 'experiment'", "VALUES 1600");
+        assertQuery("SELECT min(trip_id), max(trip_id) FROM trips FOR VERSION AS OF 'experiment' WHERE trip_id >= 1500", "VALUES (5000, 5099)");
+        assertQuery("SELECT city, count(*) FROM trips FOR VERSION AS OF 2 GROUP BY city", "VALUES ('Lisbon', 167), ('Oslo', 167), ('Kyoto', 167), ('Lima', 167), ('Accra', 166), ('Quebec', 166)");
+    }
+}
