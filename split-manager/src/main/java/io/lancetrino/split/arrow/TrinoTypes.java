@@ -94,7 +94,7 @@ public final class TrinoTypes
             case "uint64" -> createDecimalType(20, 0);
             case "halffloat", "float", BFLOAT16 -> REAL;
             case "double" -> DOUBLE;
-            case "string", "large_string", "json" -> VARCHAR;
+            case "string", "large_string" -> VARCHAR;
             case "binary", "large_binary" -> VARBINARY;
             case "date32:day", "date64:ms" -> DATE;
             case "time32:s" -> createTimeType(0);

@@ -13,7 +13,6 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.FixedSizeBinaryVector;
 
 import static io.lancetrino.split.LanceErrorCode.LANCE_BAD_DATA;
-import static io.lancetrino.split.LanceErrorCode.LANCE_UNSUPPORTED_TYPE;
 import static io.lancetrino.split.arrow.ArrowBlocks.unsupported;
 import static io.lancetrino.split.arrow.ArrowBuffers.optional;
 import static io.lancetrino.split.arrow.ArrowBuffers.readBytes;
@@ -26,9 +25,6 @@ import static io.lancetrino.split.arrow.ArrowBuffers.readLongs;
  */
 final class VariableWidthBlocks
 {
-    // Lance stores its json type as JSONB, which is not JSON text
-    private static final String JSONB_EXTENSION = "lance.json";
-    private static final String EXTENSION_NAME = "ARROW:extension:name";
     // largest byte[] the JVM reliably allocates
     private static final long MAX_DATA_BYTES = Integer.MAX_VALUE - 8;
 
@@ -38,9 +34,6 @@ final class VariableWidthBlocks
     {
         if (!(type instanceof VarcharType || type instanceof VarbinaryType)) {
             throw unsupported(type, vector);
-        }
-        if (type instanceof VarcharType && JSONB_EXTENSION.equals(vector.getField().getMetadata().get(EXTENSION_NAME))) {
-            throw new TrinoException(LANCE_UNSUPPORTED_TYPE, "Reading JSONB-encoded json columns is not supported: " + vector.getField());
         }
         int count = vector.getValueCount();
         int[] offsets;

@@ -341,8 +341,8 @@ final class TestArrowBlocks
             vector.setValueCount(3);
             assertValues(VARBINARY, vector, new SqlVarbinary(new byte[] {0, 1, (byte) 0xFF}), null, new SqlVarbinary(new byte[0]));
         }
-        try (LargeVarBinaryVector vector = new LargeVarBinaryVector("json", allocator)) {
-            // json text read as VARCHAR
+        try (LargeVarBinaryVector vector = new LargeVarBinaryVector("text", allocator)) {
+            // large binaries holding text read as either type
             vector.setSafe(0, "{\"a\": 1}".getBytes(UTF_8));
             vector.setNull(1);
             vector.setValueCount(2);
