@@ -16,4 +16,8 @@ public enum LanceErrorKind
     UNSUPPORTED_FEATURE,
     UNSUPPORTED_TYPE,
     FILESYSTEM_ERROR,
+    /** another writer committed a change that overlaps this one; re-running the statement may succeed */
+    COMMIT_CONFLICT,
+    /** the change no longer applies to the table as it is now */
+    INCOMPATIBLE_CHANGE,
 }

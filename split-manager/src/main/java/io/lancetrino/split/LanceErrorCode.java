@@ -24,6 +24,8 @@ public enum LanceErrorCode
     LANCE_FILESYSTEM_ERROR(9, EXTERNAL),
     LANCE_BAD_DATA(10, EXTERNAL),
     LANCE_TABLE_NOT_FOUND(11, USER_ERROR),
+    LANCE_COMMIT_CONFLICT(12, EXTERNAL),
+    LANCE_INCOMPATIBLE_CHANGE(13, EXTERNAL),
     /**/;
 
     private final ErrorCode errorCode;
@@ -53,6 +55,8 @@ public enum LanceErrorCode
             case UNSUPPORTED_FEATURE -> LANCE_UNSUPPORTED_FEATURE;
             case UNSUPPORTED_TYPE -> LANCE_UNSUPPORTED_TYPE;
             case FILESYSTEM_ERROR -> LANCE_FILESYSTEM_ERROR;
+            case COMMIT_CONFLICT -> LANCE_COMMIT_CONFLICT;
+            case INCOMPATIBLE_CHANGE -> LANCE_INCOMPATIBLE_CHANGE;
         };
         return new TrinoException(code, e.getMessage(), e);
     }

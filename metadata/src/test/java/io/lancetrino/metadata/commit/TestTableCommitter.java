@@ -1,0 +1,271 @@
+package io.lancetrino.metadata.commit;
+
+import io.lancetrino.metadata.ArrowAllocators;
+import io.lancetrino.metadata.LanceErrorKind;
+import io.lancetrino.metadata.LanceTable;
+import io.lancetrino.metadata.LanceTableException;
+import io.lancetrino.metadata.ManifestCache;
+import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.deletion.DeletionVectors;
+import io.lancetrino.metadata.fs.LocalTableFileSystem;
+import io.lancetrino.metadata.proto.DataFile;
+import io.lancetrino.metadata.proto.DataFragment;
+import io.lancetrino.metadata.proto.DeletionFile;
+import io.lancetrino.metadata.proto.Transaction;
+import io.lancetrino.metadata.refs.RefResolver;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.lance.Dataset;
+import org.lance.Fragment;
+import org.lance.FragmentMetadata;
+import org.lance.FragmentOperation;
+import org.lance.WriteParams;
+import org.roaringbitmap.RoaringBitmap;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
+
+/**
+ * The Java commit protocol against the Lance SDK: what we commit it must open, scan and append to, and concurrent
+ * commits follow Lance's conflict rules.
+ */
+@TestInstance(PER_CLASS)
+final class TestTableCommitter
+{
+    private static final Schema SCHEMA = new Schema(List.of(new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null)));
+
+    private final BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE);
+    private final LocalTableFileSystem fileSystem = new LocalTableFileSystem();
+    private final TableCommitter committer = new TableCommitter(20, Clock.systemUTC());
+
+    @AfterAll
+    void close()
+    {
+        allocator.close();
+    }
+
+    @Test
+    void testConcurrentAppendsAllLand(@TempDir Path dir)
+            throws Exception
+    {
+        String uri = dir.resolve("t.lance").toString();
+        Dataset.create(allocator, uri, SCHEMA, new WriteParams.Builder().build()).close();
+        List<List<DataFragment>> batches = new ArrayList<>();
+        for (int writer = 0; writer < 8; writer++) {
+            batches.add(writeFragments(uri, writer * 100, 10));
+        }
+        LanceTable table = table(uri);
+        ExecutorService executor = Executors.newFixedThreadPool(8);
+        try {
+            List<Future<CommitResult>> results = new ArrayList<>();
+            for (List<DataFragment> batch : batches) {
+                results.add(executor.submit((Callable<CommitResult>) () -> committer.commit(table, Optional.empty(), append(1, batch))));
+            }
+            for (Future<CommitResult> result : results) {
+                result.get();
+            }
+        }
+        finally {
+            executor.shutdownNow();
+        }
+        TableSnapshot latest = new RefResolver(table).latest(Optional.empty());
+        assertThat(latest.version()).isEqualTo(9);
+        assertThat(latest.manifest().getFragmentsList()).extracting(DataFragment::getId).containsExactlyInAnyOrder(0L, 1L, 2L, 3L, 4L, 5L, 6L, 7L);
+        assertThat(latest.manifest().getMaxFragmentId()).isEqualTo(7);
+        try (Dataset dataset = Dataset.open(uri, allocator)) {
+            assertThat(dataset.version()).isEqualTo(9);
+            assertThat(dataset.countRows()).isEqualTo(80);
+            assertThat(dataset.readTransaction()).isPresent();
+        }
+        // the SDK appends on top of our commits
+        List<FragmentMetadata> more = sdkFragments(uri, 1000, 5);
+        new FragmentOperation.Append(more).commit(allocator, uri, Optional.of(9L), Map.of()).close();
+        try (Dataset dataset = Dataset.open(uri, allocator)) {
+            assertThat(dataset.countRows()).isEqualTo(85);
+        }
+        assertThat(new RefResolver(table(uri)).latest(Optional.empty()).manifest().getFragmentsCount()).isEqualTo(9);
+    }
+
+    @Test
+    void testDeletesOnDifferentFragmentsRebase(@TempDir Path dir)
+            throws Exception
+    {
+        String uri = twoFragmentTable(dir);
+        LanceTable table = table(uri);
+        TableSnapshot read = table.snapshot(Optional.empty(), 2);
+        Transaction first = delete(read, 0, RoaringBitmap.bitmapOf(1, 2, 3), false);
+        Transaction second = delete(read, 1, RoaringBitmap.bitmapOf(0, 9), true);
+        assertThat(committer.commit(table, Optional.empty(), first).version()).isEqualTo(3);
+        // computed from version 2, committed on top of version 3: the fragments differ, so it rebases
+        CommitResult result = committer.commit(table, Optional.empty(), second);
+        assertThat(result.version()).isEqualTo(4);
+        try (Dataset dataset = Dataset.open(uri, allocator)) {
+            assertThat(dataset.countRows()).isEqualTo(20 - 5);
+            assertThat(dataset.countRows("id = 1 OR id = 2 OR id = 3 OR id = 100 OR id = 109")).isZero();
+            dataset.delete("id = 5");
+            assertThat(dataset.countRows()).isEqualTo(14);
+        }
+    }
+
+    @Test
+    void testDeletesOnTheSameFragmentConflict(@TempDir Path dir)
+            throws Exception
+    {
+        String uri = twoFragmentTable(dir);
+        LanceTable table = table(uri);
+        TableSnapshot read = table.snapshot(Optional.empty(), 2);
+        committer.commit(table, Optional.empty(), delete(read, 0, RoaringBitmap.bitmapOf(1), false));
+        Transaction conflicting = delete(read, 0, RoaringBitmap.bitmapOf(2), false);
+        assertThatThrownBy(() -> committer.commit(table, Optional.empty(), conflicting))
+                .isInstanceOfSatisfying(LanceTableException.class, e -> assertThat(e.kind()).isEqualTo(LanceErrorKind.COMMIT_CONFLICT))
+                .hasMessageContaining("re-run the statement")
+                .hasMessageContaining("main version 3 (delete)");
+        // the table holds exactly the first delete
+        try (Dataset dataset = Dataset.open(uri, allocator)) {
+            assertThat(dataset.version()).isEqualTo(3);
+            assertThat(dataset.countRows()).isEqualTo(19);
+        }
+    }
+
+    @Test
+    void testAppendAfterOverwriteIsIncompatible(@TempDir Path dir)
+            throws Exception
+    {
+        String uri = twoFragmentTable(dir);
+        LanceTable table = table(uri);
+        Transaction overwrite = Transaction.newBuilder()
+                .setReadVersion(2)
+                .setUuid(UUID.randomUUID().toString())
+                .setOverwrite(Transaction.Overwrite.newBuilder().addAllSchema(table.snapshot(Optional.empty(), 2).manifest().getFieldsList()))
+                .build();
+        committer.commit(table, Optional.empty(), overwrite);
+        assertThatThrownBy(() -> committer.commit(table, Optional.empty(), append(2, writeFragments(uri, 500, 3))))
+                .isInstanceOfSatisfying(LanceTableException.class, e -> assertThat(e.kind()).isEqualTo(LanceErrorKind.INCOMPATIBLE_CHANGE));
+        try (Dataset dataset = Dataset.open(uri, allocator)) {
+            assertThat(dataset.countRows()).isZero();
+        }
+    }
+
+    @Test
+    void testTransactionIsWrittenBeforeTheManifest(@TempDir Path dir)
+            throws Exception
+    {
+        String uri = twoFragmentTable(dir);
+        LanceTable table = table(uri);
+        CommitResult result = committer.commit(table, Optional.empty(), append(2, writeFragments(uri, 700, 2)));
+        String transactionFile = result.manifest().manifest().getTransactionFile();
+        assertThat(Files.exists(Path.of(uri, "_transactions", transactionFile))).isTrue();
+        assertThat(transactionFile).startsWith("2-");
+        assertThat(result.manifest().manifest().getWriterVersion().getLibrary()).isEqualTo(WriterIdentity.LIBRARY);
+        assertThat(Files.readString(Path.of(uri, "_versions", "latest_version_hint.json"))).isEqualTo("{\"version\":3}");
+    }
+
+    private String twoFragmentTable(Path dir)
+            throws Exception
+    {
+        String uri = dir.resolve("t.lance").toString();
+        Dataset.create(allocator, uri, SCHEMA, new WriteParams.Builder().build()).close();
+        List<FragmentMetadata> fragments = new ArrayList<>(sdkFragments(uri, 0, 10));
+        fragments.addAll(sdkFragments(uri, 100, 10));
+        new FragmentOperation.Append(fragments).commit(allocator, uri, Optional.of(1L), Map.of()).close();
+        return uri;
+    }
+
+    private Transaction delete(TableSnapshot read, int fragmentIndex, RoaringBitmap rows, boolean bitmap)
+            throws Exception
+    {
+        DataFragment fragment = read.manifest().getFragments(fragmentIndex);
+        long id = ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE;
+        String name = "%s-%s-%s.%s".formatted(fragment.getId(), read.version(), id, bitmap ? "bin" : "arrow");
+        byte[] content = bitmap ? DeletionVectors.writeBitmap(rows) : DeletionVectors.writeArrow(rows, allocator);
+        fileSystem.writeFile(read.datasetLocation() + "/_deletions/" + name, content);
+        DataFragment updated = fragment.toBuilder()
+                .setDeletionFile(DeletionFile.newBuilder()
+                        .setFileType(bitmap ? DeletionFile.DeletionFileType.BITMAP : DeletionFile.DeletionFileType.ARROW_ARRAY)
+                        .setReadVersion(read.version())
+                        .setId(id)
+                        .setNumDeletedRows(rows.getCardinality()))
+                .build();
+        return Transaction.newBuilder()
+                .setReadVersion(read.version())
+                .setUuid(UUID.randomUUID().toString())
+                .setDelete(Transaction.Delete.newBuilder().addUpdatedFragments(updated).setPredicate("test"))
+                .build();
+    }
+
+    private static Transaction append(long readVersion, List<DataFragment> fragments)
+    {
+        return Transaction.newBuilder()
+                .setReadVersion(readVersion)
+                .setUuid(UUID.randomUUID().toString())
+                .setAppend(Transaction.Append.newBuilder().addAllFragments(fragments))
+                .build();
+    }
+
+    private List<DataFragment> writeFragments(String uri, long firstId, int rows)
+            throws Exception
+    {
+        return sdkFragments(uri, firstId, rows).stream().map(TestTableCommitter::toProto).toList();
+    }
+
+    private List<FragmentMetadata> sdkFragments(String uri, long firstId, int rows)
+            throws Exception
+    {
+        try (VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator)) {
+            BigIntVector ids = (BigIntVector) root.getVector(0);
+            ids.allocateNew(rows);
+            for (int i = 0; i < rows; i++) {
+                ids.set(i, firstId + i);
+            }
+            root.setRowCount(rows);
+            return Fragment.create(uri, allocator, root, new WriteParams.Builder().build());
+        }
+    }
+
+    private static DataFragment toProto(FragmentMetadata fragment)
+    {
+        DataFragment.Builder builder = DataFragment.newBuilder().setPhysicalRows(fragment.getPhysicalRows());
+        for (org.lance.fragment.DataFile file : fragment.getFiles()) {
+            DataFile.Builder data = DataFile.newBuilder()
+                    .setPath(file.getPath())
+                    .addAllFields(Arrays.stream(file.getFields()).boxed().toList())
+                    .addAllColumnIndices(Arrays.stream(file.getColumnIndices()).boxed().toList())
+                    .setFileMajorVersion(file.getFileMajorVersion())
+                    .setFileMinorVersion(file.getFileMinorVersion())
+                    .setFileSizeBytes(file.getFileSizeBytes() == null ? 0 : file.getFileSizeBytes());
+            file.getBaseId().ifPresent(data::setBaseId);
+            builder.addFiles(data);
+        }
+        return builder.build();
+    }
+
+    private LanceTable table(String uri)
+    {
+        return new LanceTable(fileSystem, uri, "t", ManifestCache.disabled());
+    }
+}
