@@ -109,9 +109,10 @@ public final class LanceTable
 
     public TableSnapshot snapshot(Optional<String> branch, long version)
     {
-        String location = manifestLocation(branch, version).orElseThrow(() -> new LanceTableException(VERSION_NOT_FOUND,
+        ManifestEntry entry = manifestEntry(branch, version).orElseThrow(() -> new LanceTableException(VERSION_NOT_FOUND,
                 "Table %s has no %s (no manifest in %s)".formatted(displayName, TableSnapshot.describe(branch, version), versionsDirectory(branch))));
-        ManifestFile manifest = readManifest(location);
+        String location = entry.location();
+        ManifestFile manifest = readManifest(entry.cacheKey(), location);
         if (manifest.version() != version) {
             throw new LanceTableException(LanceErrorKind.CORRUPT_MANIFEST,
                     "Corrupt Lance manifest %s: it records version %s, expected %s".formatted(location, manifest.version(), version));
@@ -120,9 +121,9 @@ public final class LanceTable
         return new TableSnapshot(root, branch, datasetLocation(branch), manifest, LanceSchema.fromManifest(manifest.manifest()));
     }
 
-    public ManifestFile readManifest(String location)
+    private ManifestFile readManifest(String cacheKey, String location)
     {
-        return manifestCache.get(location, () -> {
+        return manifestCache.get(cacheKey, () -> {
             try {
                 return ManifestFile.parse(location, fileSystem.readFile(location));
             }
@@ -140,12 +141,29 @@ public final class LanceTable
      */
     public Optional<String> manifestLocation(Optional<String> branch, long version)
     {
+        return manifestEntry(branch, version).map(ManifestEntry::location);
+    }
+
+    /**
+     * A manifest file with what identifies its content: a dropped and re-created table reuses manifest names.
+     */
+    record ManifestEntry(String location, long length, long lastModifiedMillis)
+    {
+        String cacheKey()
+        {
+            return location + "#" + length + "#" + lastModifiedMillis;
+        }
+    }
+
+    private Optional<ManifestEntry> manifestEntry(Optional<String> branch, long version)
+    {
         String versions = versionsDirectory(branch);
         try {
             for (ManifestNaming naming : List.of(ManifestNaming.V2, ManifestNaming.V1)) {
                 String location = TableFileSystem.join(versions, naming.fileName(version));
-                if (fileSystem.exists(location)) {
-                    return Optional.of(location);
+                Optional<FileEntry> entry = fileSystem.stat(location);
+                if (entry.isPresent()) {
+                    return Optional.of(new ManifestEntry(location, entry.get().length(), entry.get().lastModifiedMillis()));
                 }
             }
             return Optional.empty();

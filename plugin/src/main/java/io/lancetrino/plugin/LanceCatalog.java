@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Optional;
 
 import static io.lancetrino.split.LanceErrorCode.LANCE_FILESYSTEM_ERROR;
+import static io.trino.spi.StandardErrorCode.SCHEMA_ALREADY_EXISTS;
+import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -82,6 +84,53 @@ public final class LanceCatalog
     public LanceTable openTable(ConnectorIdentity identity, String root, SchemaTableName name)
     {
         return tables.open(identity, root, name.toString());
+    }
+
+    public void createSchema(ConnectorIdentity identity, String schema)
+    {
+        if (schemaExists(identity, schema)) {
+            throw new TrinoException(SCHEMA_ALREADY_EXISTS, "Schema already exists: '%s'".formatted(schema));
+        }
+        String location = TableFileSystem.join(warehouse, schema);
+        try {
+            tables.fileSystem(identity, location).createDirectory(location);
+        }
+        catch (IOException e) {
+            throw new TrinoException(LANCE_FILESYSTEM_ERROR, "Cannot create schema directory %s: %s".formatted(location, e.getMessage()), e);
+        }
+    }
+
+    /**
+     * Only an empty schema is dropped: a directory holding tables, or anything else, is left alone.
+     */
+    public void dropSchema(ConnectorIdentity identity, String schema)
+    {
+        String location = TableFileSystem.join(warehouse, schema);
+        TableFileSystem fileSystem = tables.fileSystem(identity, location);
+        try {
+            if (!listTables(identity, schema).isEmpty() || !fileSystem.listFiles(location).isEmpty() || !fileSystem.listDirectories(location).isEmpty()) {
+                throw new TrinoException(SCHEMA_NOT_EMPTY, "Cannot drop non-empty schema '%s' (%s)".formatted(schema, location));
+            }
+            fileSystem.deleteDirectory(location);
+        }
+        catch (IOException e) {
+            throw new TrinoException(LANCE_FILESYSTEM_ERROR, "Cannot drop schema directory %s: %s".formatted(location, e.getMessage()), e);
+        }
+    }
+
+    /**
+     * Deletes the table directory with its versions, branches and files. Shallow clones elsewhere that read this
+     * table's files through base paths stop working (see the README).
+     */
+    public void dropTable(ConnectorIdentity identity, SchemaTableName name)
+    {
+        String root = tableRoot(name);
+        try {
+            tables.fileSystem(identity, root).deleteDirectory(root);
+        }
+        catch (IOException e) {
+            throw new TrinoException(LANCE_FILESYSTEM_ERROR, "Cannot drop table %s at %s: %s".formatted(name, root, e.getMessage()), e);
+        }
     }
 
     public String tableRoot(SchemaTableName name)

@@ -2,16 +2,22 @@ package io.lancetrino.plugin;
 
 import com.google.inject.Inject;
 import io.airlift.bootstrap.LifeCycleManager;
+import io.lancetrino.plugin.write.LancePageSinkProvider;
+import io.lancetrino.plugin.write.TableWrites;
 import io.lancetrino.split.LancePageSourceProvider;
 import io.lancetrino.split.LanceSplitManager;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorMetadata;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorMetadata;
+import io.trino.spi.connector.ConnectorPageSinkProvider;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.transaction.IsolationLevel;
+
+import java.util.List;
 
 import static java.util.Objects.requireNonNull;
 
@@ -22,10 +28,14 @@ public final class LanceConnector
     private final LanceCatalog catalog;
     private final LanceSplitManager splitManager;
     private final LancePageSourceProvider pageSourceProvider;
+    private final LancePageSinkProvider pageSinkProvider;
+    private final TableWrites writes;
 
     @Inject
-    public LanceConnector(LifeCycleManager lifeCycleManager, LanceCatalog catalog, LanceSplitManager splitManager, LancePageSourceProvider pageSourceProvider)
+    public LanceConnector(LifeCycleManager lifeCycleManager, LanceCatalog catalog, LanceSplitManager splitManager, LancePageSourceProvider pageSourceProvider, LancePageSinkProvider pageSinkProvider, TableWrites writes)
     {
+        this.pageSinkProvider = requireNonNull(pageSinkProvider, "pageSinkProvider is null");
+        this.writes = requireNonNull(writes, "writes is null");
         this.lifeCycleManager = requireNonNull(lifeCycleManager, "lifeCycleManager is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.splitManager = requireNonNull(splitManager, "splitManager is null");
@@ -41,7 +51,7 @@ public final class LanceConnector
     @Override
     public ConnectorMetadata getMetadata(ConnectorSession session, ConnectorTransactionHandle transaction)
     {
-        return new ClassLoaderSafeConnectorMetadata(new LanceMetadata(catalog), getClass().getClassLoader());
+        return new ClassLoaderSafeConnectorMetadata(new LanceMetadata(catalog, writes), getClass().getClassLoader());
     }
 
     @Override
@@ -54,6 +64,18 @@ public final class LanceConnector
     public ConnectorPageSourceProvider getPageSourceProvider()
     {
         return pageSourceProvider;
+    }
+
+    @Override
+    public ConnectorPageSinkProvider getPageSinkProvider()
+    {
+        return pageSinkProvider;
+    }
+
+    @Override
+    public List<PropertyMetadata<?>> getTableProperties()
+    {
+        return LanceTableProperties.properties();
     }
 
     @Override

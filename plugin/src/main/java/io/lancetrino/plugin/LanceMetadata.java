@@ -1,6 +1,24 @@
 package io.lancetrino.plugin;
 
 import com.google.common.collect.ImmutableMap;
+import com.google.common.collect.ImmutableSet;
+import io.airlift.log.Logger;
+import io.airlift.slice.Slice;
+import io.lancetrino.plugin.write.LanceMergeTableHandle;
+import io.lancetrino.plugin.write.LanceWritableTableHandle;
+import io.lancetrino.plugin.write.TableWrites;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ConnectorInsertTableHandle;
+import io.trino.spi.connector.ConnectorMergeTableHandle;
+import io.trino.spi.connector.ConnectorOutputMetadata;
+import io.trino.spi.connector.ConnectorOutputTableHandle;
+import io.trino.spi.connector.ConnectorTableLayout;
+import io.trino.spi.connector.RetryMode;
+import io.trino.spi.connector.RowChangeParadigm;
+import io.trino.spi.connector.SaveMode;
+import io.trino.spi.security.TrinoPrincipal;
+import io.trino.spi.statistics.ComputedStatistics;
+import java.util.Collection;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
@@ -19,26 +37,35 @@ import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.ConnectorTableVersion;
 import io.trino.spi.connector.LimitApplicationResult;
+import io.trino.spi.connector.RelationColumnsMetadata;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
 import io.trino.spi.statistics.Estimate;
 import io.trino.spi.statistics.TableStatistics;
 
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.function.UnaryOperator;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.util.Objects.requireNonNull;
 
 public final class LanceMetadata
         implements ConnectorMetadata
 {
-    private final LanceCatalog catalog;
+    private static final Logger log = Logger.get(LanceMetadata.class);
 
-    public LanceMetadata(LanceCatalog catalog)
+    private final LanceCatalog catalog;
+    private final TableWrites writes;
+
+    public LanceMetadata(LanceCatalog catalog, TableWrites writes)
     {
         this.catalog = requireNonNull(catalog, "catalog is null");
+        this.writes = requireNonNull(writes, "writes is null");
     }
 
     @Override
@@ -109,6 +136,35 @@ public final class LanceMetadata
         return columns.buildKeepingLast();
     }
 
+    /**
+     * Columns of every table for {@code information_schema.columns} (and JDBC {@code getColumns}) without a table
+     * filter. A table that cannot be read is logged and left out, so one broken table does not hide the others.
+     */
+    @Override
+    public Iterator<RelationColumnsMetadata> streamRelationColumns(ConnectorSession session, Optional<String> schemaName, UnaryOperator<Set<SchemaTableName>> relationFilter)
+    {
+        Set<SchemaTableName> tables = relationFilter.apply(ImmutableSet.copyOf(listTables(session, schemaName)));
+        return tables.stream()
+                .flatMap(name -> tableColumns(session, name).stream())
+                .iterator();
+    }
+
+    private Optional<RelationColumnsMetadata> tableColumns(ConnectorSession session, SchemaTableName name)
+    {
+        try {
+            ConnectorTableHandle handle = getTableHandle(session, name, Optional.empty(), Optional.empty());
+            if (handle == null) {
+                // removed since it was listed
+                return Optional.empty();
+            }
+            return Optional.of(RelationColumnsMetadata.forTable(name, getTableMetadata(session, handle).getColumns()));
+        }
+        catch (RuntimeException e) {
+            log.warn(e, "Cannot read the columns of table %s", name);
+            return Optional.empty();
+        }
+    }
+
     @Override
     public ColumnMetadata getColumnMetadata(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle columnHandle)
     {
@@ -132,6 +188,101 @@ public final class LanceMetadata
             return Optional.empty();
         }
         return Optional.of(new LimitApplicationResult<>(handle.withLimit(limit), false, false));
+    }
+
+    @Override
+    public void createSchema(ConnectorSession session, String schemaName, Map<String, Object> properties, TrinoPrincipal owner)
+    {
+        catalog.createSchema(session.getIdentity(), schemaName);
+    }
+
+    @Override
+    public void dropSchema(ConnectorSession session, String schemaName, boolean cascade)
+    {
+        if (cascade) {
+            for (SchemaTableName table : listTables(session, Optional.of(schemaName))) {
+                catalog.dropTable(session.getIdentity(), table);
+            }
+        }
+        catalog.dropSchema(session.getIdentity(), schemaName);
+    }
+
+    @Override
+    public void createTable(ConnectorSession session, ConnectorTableMetadata tableMetadata, SaveMode saveMode)
+    {
+        if (saveMode == SaveMode.IGNORE && catalog.openTable(session.getIdentity(), tableMetadata.getTable()).isPresent()) {
+            return;
+        }
+        LanceWritableTableHandle handle = writes.beginCreate(session, tableMetadata, saveMode == SaveMode.REPLACE);
+        writes.finishCreate(session, handle, List.of(), saveMode == SaveMode.REPLACE ? "CREATE OR REPLACE TABLE" : "CREATE TABLE");
+    }
+
+    @Override
+    public ConnectorOutputTableHandle beginCreateTable(ConnectorSession session, ConnectorTableMetadata tableMetadata, Optional<ConnectorTableLayout> layout, RetryMode retryMode, boolean replace)
+    {
+        checkNoRetries(retryMode);
+        return writes.beginCreate(session, tableMetadata, replace);
+    }
+
+    @Override
+    public Optional<ConnectorOutputMetadata> finishCreateTable(ConnectorSession session, ConnectorOutputTableHandle tableHandle, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
+    {
+        LanceWritableTableHandle handle = (LanceWritableTableHandle) tableHandle;
+        writes.finishCreate(session, handle, fragments, handle.newTable().orElseThrow().replace() ? "CREATE OR REPLACE TABLE AS" : "CREATE TABLE AS");
+        return Optional.empty();
+    }
+
+    @Override
+    public ConnectorInsertTableHandle beginInsert(ConnectorSession session, ConnectorTableHandle tableHandle, List<ColumnHandle> columns, RetryMode retryMode)
+    {
+        checkNoRetries(retryMode);
+        return writes.beginInsert(session, (LanceTableHandle) tableHandle);
+    }
+
+    @Override
+    public Optional<ConnectorOutputMetadata> finishInsert(ConnectorSession session, ConnectorInsertTableHandle insertHandle, List<ConnectorTableHandle> sourceTableHandles, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
+    {
+        writes.finishInsert(session, (LanceWritableTableHandle) insertHandle, fragments, "INSERT");
+        return Optional.empty();
+    }
+
+    @Override
+    public RowChangeParadigm getRowChangeParadigm(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        return RowChangeParadigm.DELETE_ROW_AND_INSERT_ROW;
+    }
+
+    @Override
+    public ColumnHandle getMergeRowIdColumnHandle(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        return LanceColumnHandle.rowAddress();
+    }
+
+    @Override
+    public ConnectorMergeTableHandle beginMerge(ConnectorSession session, ConnectorTableHandle tableHandle, Map<Integer, Collection<ColumnHandle>> updateCaseColumns, RetryMode retryMode)
+    {
+        checkNoRetries(retryMode);
+        LanceTableHandle table = (LanceTableHandle) tableHandle;
+        return new LanceMergeTableHandle(table, writes.beginInsert(session, table));
+    }
+
+    @Override
+    public void finishMerge(ConnectorSession session, ConnectorMergeTableHandle mergeTableHandle, List<ConnectorTableHandle> sourceTableHandles, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
+    {
+        writes.finishMerge(session, (LanceMergeTableHandle) mergeTableHandle, fragments, "MERGE");
+    }
+
+    @Override
+    public void dropTable(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        catalog.dropTable(session.getIdentity(), ((LanceTableHandle) tableHandle).schemaTableName());
+    }
+
+    private static void checkNoRetries(RetryMode retryMode)
+    {
+        if (retryMode != RetryMode.NO_RETRIES) {
+            throw new TrinoException(NOT_SUPPORTED, "This connector does not support query retries");
+        }
     }
 
     @Override

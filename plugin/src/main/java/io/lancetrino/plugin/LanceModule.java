@@ -3,6 +3,8 @@ package io.lancetrino.plugin;
 import com.google.inject.Binder;
 import com.google.inject.Module;
 import com.google.inject.Scopes;
+import io.lancetrino.plugin.write.LancePageSinkProvider;
+import io.lancetrino.plugin.write.TableWrites;
 import io.lancetrino.split.LanceConfig;
 import io.lancetrino.split.LancePageSourceProvider;
 import io.lancetrino.split.LanceSplitManager;
@@ -23,6 +25,8 @@ public final class LanceModule
         binder.bind(LanceCatalog.class).in(Scopes.SINGLETON);
         binder.bind(LanceSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(LancePageSourceProvider.class).in(Scopes.SINGLETON);
+        binder.bind(TableWrites.class).in(Scopes.SINGLETON);
+        binder.bind(LancePageSinkProvider.class).in(Scopes.SINGLETON);
         binder.bind(LanceConnector.class).in(Scopes.SINGLETON);
     }
 }

@@ -18,11 +18,27 @@ import static java.util.Objects.requireNonNull;
 public record LanceColumnHandle(String name, int fieldId, List<Integer> subtreeFieldIds, Type type, boolean nullable)
         implements ColumnHandle
 {
+    public static final int ROW_ADDRESS_FIELD_ID = -1;
+    public static final String ROW_ADDRESS_NAME = "$row_address";
+
     public LanceColumnHandle
     {
         requireNonNull(name, "name is null");
         subtreeFieldIds = ImmutableList.copyOf(subtreeFieldIds);
         requireNonNull(type, "type is null");
+    }
+
+    /**
+     * The hidden column row-level changes use to name rows: {@code fragment_id << 32 | row offset}.
+     */
+    public static LanceColumnHandle rowAddress()
+    {
+        return new LanceColumnHandle(ROW_ADDRESS_NAME, ROW_ADDRESS_FIELD_ID, List.of(), io.trino.spi.type.BigintType.BIGINT, false);
+    }
+
+    public boolean isRowAddress()
+    {
+        return fieldId == ROW_ADDRESS_FIELD_ID;
     }
 
     public ColumnMetadata toColumnMetadata(java.util.Optional<String> comment)

@@ -47,6 +47,7 @@ public final class LancePageSource
     private int[] streamOfColumn;
     private int[] channelOfColumn;
     private long rowsWithoutStreams;
+    private RowAddressCursor rowAddresses;
     private boolean initialized;
     private boolean finished;
     private long completedBytes;
@@ -118,8 +119,14 @@ public final class LancePageSource
             }
             streams.add(stream);
         }
+        if (columns.stream().anyMatch(LanceColumnHandle::isRowAddress)) {
+            if (ranges == null) {
+                ranges = survivingRanges();
+            }
+            rowAddresses = new RowAddressCursor(split.fragmentId(), ranges);
+        }
         if (!anyStoredColumn) {
-            rowsWithoutStreams = liveRowCount();
+            rowsWithoutStreams = ranges == null ? liveRowCount() : RowRanges.count(ranges);
         }
     }
 
@@ -136,7 +143,7 @@ public final class LancePageSource
         rowsWithoutStreams -= rows;
         Block[] blocks = new Block[columns.size()];
         for (int column = 0; column < columns.size(); column++) {
-            blocks[column] = RunLengthEncodedBlock.create(columns.get(column).type(), null, rows);
+            blocks[column] = columnWithoutFile(column, rows);
         }
         return columns.isEmpty() ? SourcePage.create(rows) : SourcePage.create(new Page(rows, blocks));
     }
@@ -154,13 +161,22 @@ public final class LancePageSource
         Block[] blocks = new Block[columns.size()];
         for (int column = 0; column < columns.size(); column++) {
             blocks[column] = streamOfColumn[column] < 0
-                    ? RunLengthEncodedBlock.create(columns.get(column).type(), null, rows)
+                    ? columnWithoutFile(column, rows)
                     : streams.get(streamOfColumn[column]).block(channelOfColumn[column], rows);
         }
         for (FileStream stream : streams) {
             stream.advance(rows);
         }
         return SourcePage.create(new Page(rows, blocks));
+    }
+
+    /**
+     * The row address, or NULL for a column no data file of the fragment stores (added after they were written).
+     */
+    private Block columnWithoutFile(int column, int rows)
+    {
+        LanceColumnHandle handle = columns.get(column);
+        return handle.isRowAddress() ? rowAddresses.next(rows) : RunLengthEncodedBlock.create(handle.type(), null, rows);
     }
 
     private long liveRowCount()
@@ -352,7 +368,7 @@ public final class LancePageSource
                 VectorSchemaRoot root = batches.getVectorSchemaRoot();
                 Block[] blocks = new Block[names.size()];
                 for (int channel = 0; channel < names.size(); channel++) {
-                    blocks[channel] = ArrowBlocks.toBlock(handles.get(channel).type(), root.getVector(names.get(channel)));
+                    blocks[channel] = ArrowBlocks.toBlock(handles.get(channel).type(), root.getVector(names.get(channel)), batches);
                 }
                 current = blocks;
                 currentRows = root.getRowCount();

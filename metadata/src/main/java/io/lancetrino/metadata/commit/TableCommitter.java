@@ -18,6 +18,7 @@ import java.time.Clock;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.UnaryOperator;
 
 import static io.lancetrino.metadata.LanceErrorKind.COMMIT_CONFLICT;
 import static io.lancetrino.metadata.LanceErrorKind.FILESYSTEM_ERROR;
@@ -74,6 +75,15 @@ public final class TableCommitter
      */
     public CommitResult commit(LanceTable table, Optional<String> branch, Transaction transaction)
     {
+        return commit(table, branch, transaction, UnaryOperator.identity());
+    }
+
+    /**
+     * @param settings applied to the built manifest, for what a transaction does not carry (an overwrite's data
+     * format and table metadata)
+     */
+    public CommitResult commit(LanceTable table, Optional<String> branch, Transaction transaction, UnaryOperator<Manifest> settings)
+    {
         String location = table.datasetLocation(branch);
         String transactionFile = writeTransaction(table.fileSystem(), location, transaction);
         long readVersion = transaction.getReadVersion();
@@ -84,7 +94,7 @@ public final class TableCommitter
             for (long version = readVersion + 1; version <= latest; version++) {
                 checkConflict(table, branch, transaction, version);
             }
-            Manifest manifest = ManifestBuilder.apply(base.manifest(), transaction, latest + 1, transactionFile, clock.instant());
+            Manifest manifest = settings.apply(ManifestBuilder.apply(base.manifest(), transaction, latest + 1, transactionFile, clock.instant()));
             try {
                 return new CommitResult(publish(table, branch, naming(base), manifest), attempt);
             }

@@ -53,6 +53,20 @@ public final class LocalTableFileSystem
     }
 
     @Override
+    public java.util.Optional<FileEntry> stat(String location)
+            throws IOException
+    {
+        Path path = toPath(location);
+        try {
+            BasicFileAttributes attributes = Files.readAttributes(path, BasicFileAttributes.class);
+            return java.util.Optional.of(new FileEntry(path.getFileName().toString(), attributes.size(), attributes.lastModifiedTime().toMillis()));
+        }
+        catch (NoSuchFileException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    @Override
     public List<FileEntry> listFiles(String directory)
             throws IOException
     {
@@ -125,5 +139,39 @@ public final class LocalTableFileSystem
             throws IOException
     {
         Files.deleteIfExists(toPath(location));
+    }
+
+    @Override
+    public long length(String location)
+            throws IOException
+    {
+        try {
+            return Files.size(toPath(location));
+        }
+        catch (NoSuchFileException e) {
+            throw new FileNotFoundException(location);
+        }
+    }
+
+    @Override
+    public void createDirectory(String location)
+            throws IOException
+    {
+        Files.createDirectories(toPath(location));
+    }
+
+    @Override
+    public void deleteDirectory(String location)
+            throws IOException
+    {
+        Path root = toPath(location);
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        }
     }
 }

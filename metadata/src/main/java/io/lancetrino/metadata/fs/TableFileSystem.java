@@ -21,6 +21,12 @@ public interface TableFileSystem
             throws IOException;
 
     /**
+     * Size and modification time of a file, or empty if it does not exist.
+     */
+    java.util.Optional<FileEntry> stat(String location)
+            throws IOException;
+
+    /**
      * Files directly inside the directory (not recursive); empty if the directory does not exist.
      */
     List<FileEntry> listFiles(String directory)
@@ -47,6 +53,24 @@ public interface TableFileSystem
             throws IOException;
 
     void deleteFile(String location)
+            throws IOException;
+
+    /**
+     * @throws FileNotFoundException if the file does not exist
+     */
+    long length(String location)
+            throws IOException;
+
+    /**
+     * Creates the directory and its parents; a no-op where directories are implicit.
+     */
+    void createDirectory(String location)
+            throws IOException;
+
+    /**
+     * Deletes the directory with everything below it.
+     */
+    void deleteDirectory(String location)
             throws IOException;
 
     static String join(String directory, String child)

@@ -3,12 +3,14 @@ package io.lancetrino.split.arrow;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.ArrayBlock;
 import io.trino.spi.block.Block;
+import io.trino.spi.block.DictionaryBlock;
 import io.trino.spi.block.RowBlock;
 import io.trino.spi.block.RunLengthEncodedBlock;
 import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.RowType;
 import io.trino.spi.type.Type;
 import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.BaseLargeVariableWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.ExtensionTypeVector;
@@ -25,6 +27,9 @@ import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.LargeListVector;
 import org.apache.arrow.vector.complex.ListVector;
 import org.apache.arrow.vector.complex.StructVector;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 
 import java.util.List;
 
@@ -52,23 +57,34 @@ public final class ArrowBlocks
      */
     public static Block toBlock(Type type, FieldVector vector)
     {
-        return toBlock(type, vector, null);
+        return toBlock(type, vector, null, null);
+    }
+
+    /**
+     * As {@link #toBlock(Type, FieldVector)}, decoding dictionary-encoded vectors (at any nesting level) with the
+     * dictionaries of {@code dictionaries}, usually the {@link org.apache.arrow.vector.ipc.ArrowReader} the vector
+     * came from.
+     */
+    public static Block toBlock(Type type, FieldVector vector, DictionaryProvider dictionaries)
+    {
+        return toBlock(type, vector, dictionaries, null);
     }
 
     /**
      * @param parentValid validity of an enclosing struct, ANDed into this vector's validity because a null row must
      * have null fields (null when the parent has no nulls)
      */
-    private static Block toBlock(Type type, FieldVector vector, long[] parentValid)
+    private static Block toBlock(Type type, FieldVector vector, DictionaryProvider dictionaries, long[] parentValid)
     {
         int count = vector.getValueCount();
         return switch (vector) {
-            case ExtensionTypeVector<?> extension -> toBlock(type, extension.getUnderlyingVector(), parentValid);
+            case ExtensionTypeVector<?> extension -> toBlock(type, extension.getUnderlyingVector(), dictionaries, parentValid);
+            case BaseIntVector _ when vector.getField().getDictionary() != null -> dictionary(type, vector, dictionaries, count, validity(vector, count, parentValid));
             case NullVector _ -> RunLengthEncodedBlock.create(type, null, count);
-            case StructVector struct -> row(type, struct, count, validity(struct, count, parentValid));
-            case ListVector list -> array(type, list.getDataVector(), listOffsets(list, count), count, validity(list, count, parentValid));
-            case LargeListVector list -> array(type, list.getDataVector(), largeListOffsets(list, count), count, validity(list, count, parentValid));
-            case FixedSizeListVector list -> array(type, list.getDataVector(), fixedSizeListOffsets(list, count), count, validity(list, count, parentValid));
+            case StructVector struct -> row(type, struct, dictionaries, count, validity(struct, count, parentValid));
+            case ListVector list -> array(type, list.getDataVector(), dictionaries, listOffsets(list, count), count, validity(list, count, parentValid));
+            case LargeListVector list -> array(type, list.getDataVector(), dictionaries, largeListOffsets(list, count), count, validity(list, count, parentValid));
+            case FixedSizeListVector list -> array(type, list.getDataVector(), dictionaries, fixedSizeListOffsets(list, count), count, validity(list, count, parentValid));
             // bfloat16 (fixed_size_list:lance.bfloat16:n)
             case FixedSizeBinaryVector binaries when binaries.getByteWidth() == 2 && type.equals(REAL) ->
                     NumericBlocks.toBlock(type, vector, validity(vector, count, parentValid));
@@ -81,7 +97,7 @@ public final class ArrowBlocks
         };
     }
 
-    private static Block row(Type type, StructVector vector, int count, long[] valid)
+    private static Block row(Type type, StructVector vector, DictionaryProvider dictionaries, int count, long[] valid)
     {
         if (!(type instanceof RowType rowType)) {
             throw unsupported(type, vector);
@@ -93,20 +109,20 @@ public final class ArrowBlocks
         }
         Block[] fields = new Block[children.size()];
         for (int i = 0; i < fields.length; i++) {
-            Block field = toBlock(fieldTypes.get(i), children.get(i), valid);
+            Block field = toBlock(fieldTypes.get(i), children.get(i), dictionaries, valid);
             fields[i] = positions(field, 0, count, vector);
         }
         return RowBlock.fromNotNullSuppressedFieldBlocks(count, optional(valid), fields);
     }
 
-    private static Block array(Type type, FieldVector elementVector, int[] offsets, int count, long[] valid)
+    private static Block array(Type type, FieldVector elementVector, DictionaryProvider dictionaries, int[] offsets, int count, long[] valid)
     {
         if (!(type instanceof ArrayType arrayType)) {
             throw unsupported(type, elementVector);
         }
         int start = offsets[0];
         int end = offsets[count];
-        Block elements = positions(toBlock(arrayType.getElementType(), elementVector, null), start, end - start, elementVector);
+        Block elements = positions(toBlock(arrayType.getElementType(), elementVector, dictionaries, null), start, end - start, elementVector);
         if (start != 0) {
             for (int i = 0; i <= count; i++) {
                 offsets[i] -= start;
@@ -129,6 +145,38 @@ public final class ArrowBlocks
             offsets = compacted;
         }
         return ArrayBlock.fromElementBlock(count, optional(valid), offsets, elements);
+    }
+
+    /**
+     * A dictionary-encoded vector (Lance {@code dict:{value}:{key}:false}) as a dictionary block over the decoded
+     * values; NULL keys point at a NULL appended to the values.
+     */
+    private static Block dictionary(Type type, FieldVector keys, DictionaryProvider dictionaries, int count, long[] valid)
+    {
+        DictionaryEncoding encoding = keys.getField().getDictionary();
+        Dictionary dictionary = dictionaries == null ? null : dictionaries.lookup(encoding.getId());
+        if (dictionary == null) {
+            throw new TrinoException(LANCE_BAD_DATA, format("Arrow vector %s refers to dictionary %s, which the reader does not provide", keys.getField(), encoding.getId()));
+        }
+        Block values = toBlock(type, dictionary.getVector(), dictionaries, null);
+        int size = values.getPositionCount();
+        if (valid != null) {
+            values = values.copyWithAppendedNull();
+        }
+        BaseIntVector indices = (BaseIntVector) keys;
+        int[] ids = new int[count];
+        for (int i = 0; i < count; i++) {
+            if (isNull(valid, i)) {
+                ids[i] = size;
+                continue;
+            }
+            long key = indices.getValueAsLong(i);
+            if (key < 0 || key >= size) {
+                throw new TrinoException(LANCE_BAD_DATA, format("Arrow vector %s has dictionary key %s at position %s, but the dictionary has %s values", keys.getField(), key, i, size));
+            }
+            ids[i] = (int) key;
+        }
+        return DictionaryBlock.create(count, values, ids);
     }
 
     private static boolean nullWithElements(int[] offsets, int count, long[] valid)

@@ -121,7 +121,7 @@ public final class TrinoTypes
                 return primitiveType(LogicalTypes.fixedSizeListElement(logicalType)).map(ArrayType::new);
             }
             if (logicalType.startsWith("dict:")) {
-                // dict:{value}:{key}:{ordered}; the reader decodes dictionaries, and the value may contain colons
+                // dict:{value}:{key}:{ordered}; ArrowBlocks decodes the keys the reader returns, and the value may contain colons
                 String withoutPrefix = logicalType.substring("dict:".length());
                 int ordered = withoutPrefix.lastIndexOf(':');
                 int key = withoutPrefix.lastIndexOf(':', ordered - 1);

@@ -48,6 +48,19 @@ public final class TrinoTableFileSystem
     }
 
     @Override
+    public java.util.Optional<FileEntry> stat(String location)
+            throws IOException
+    {
+        TrinoInputFile file = fileSystem.newInputFile(Location.of(location));
+        try {
+            return java.util.Optional.of(new FileEntry(Location.of(location).fileName(), file.length(), file.lastModified().toEpochMilli()));
+        }
+        catch (FileNotFoundException | java.nio.file.NoSuchFileException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    @Override
     public List<FileEntry> listFiles(String directory)
             throws IOException
     {
@@ -96,5 +109,31 @@ public final class TrinoTableFileSystem
             throws IOException
     {
         fileSystem.deleteFile(Location.of(location));
+    }
+
+    @Override
+    public long length(String location)
+            throws IOException
+    {
+        try {
+            return fileSystem.newInputFile(Location.of(location)).length();
+        }
+        catch (java.nio.file.NoSuchFileException e) {
+            throw new FileNotFoundException(location);
+        }
+    }
+
+    @Override
+    public void createDirectory(String location)
+            throws IOException
+    {
+        fileSystem.createDirectory(Location.of(location));
+    }
+
+    @Override
+    public void deleteDirectory(String location)
+            throws IOException
+    {
+        fileSystem.deleteDirectory(Location.of(location));
     }
 }

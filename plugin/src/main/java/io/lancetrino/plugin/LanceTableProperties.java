@@ -1,0 +1,52 @@
+package io.lancetrino.plugin;
+
+import com.google.common.collect.ImmutableList;
+import io.trino.spi.TrinoException;
+import io.trino.spi.session.PropertyMetadata;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+import static io.trino.spi.StandardErrorCode.INVALID_TABLE_PROPERTY;
+import static io.trino.spi.session.PropertyMetadata.integerProperty;
+import static io.trino.spi.session.PropertyMetadata.stringProperty;
+
+/**
+ * {@code CREATE TABLE ... WITH (file_format_version = '2.0', max_rows_per_file = 100000)}.
+ */
+public final class LanceTableProperties
+{
+    public static final String FILE_FORMAT_VERSION = "file_format_version";
+    public static final String MAX_ROWS_PER_FILE = "max_rows_per_file";
+    public static final String DEFAULT_FILE_FORMAT_VERSION = "2.1";
+    public static final int DEFAULT_MAX_ROWS_PER_FILE = 1024 * 1024;
+    private static final Set<String> WRITABLE_FORMAT_VERSIONS = Set.of("2.0", "2.1");
+
+    private LanceTableProperties() {}
+
+    public static List<PropertyMetadata<?>> properties()
+    {
+        return ImmutableList.of(
+                stringProperty(FILE_FORMAT_VERSION, "Lance data file format version: 2.1 (default, as the current Lance SDK writes) or 2.0 for older readers", DEFAULT_FILE_FORMAT_VERSION, false),
+                integerProperty(MAX_ROWS_PER_FILE, "Rows per data file; each file becomes one fragment", DEFAULT_MAX_ROWS_PER_FILE, false));
+    }
+
+    public static String fileFormatVersion(Map<String, Object> properties)
+    {
+        String version = (String) properties.getOrDefault(FILE_FORMAT_VERSION, DEFAULT_FILE_FORMAT_VERSION);
+        if (!WRITABLE_FORMAT_VERSIONS.contains(version)) {
+            throw new TrinoException(INVALID_TABLE_PROPERTY, "%s must be one of %s, not '%s'".formatted(FILE_FORMAT_VERSION, WRITABLE_FORMAT_VERSIONS.stream().sorted().toList(), version));
+        }
+        return version;
+    }
+
+    public static int maxRowsPerFile(Map<String, Object> properties)
+    {
+        int rows = (Integer) properties.getOrDefault(MAX_ROWS_PER_FILE, DEFAULT_MAX_ROWS_PER_FILE);
+        if (rows < 1) {
+            throw new TrinoException(INVALID_TABLE_PROPERTY, "%s must be positive, not %s".formatted(MAX_ROWS_PER_FILE, rows));
+        }
+        return rows;
+    }
+}

@@ -1,0 +1,77 @@
+package io.lancetrino.plugin.write;
+
+import com.google.common.collect.ImmutableList;
+import io.airlift.slice.Slice;
+import io.lancetrino.metadata.proto.DataFragment;
+import io.trino.spi.Page;
+import io.trino.spi.block.Block;
+import io.trino.spi.connector.ConnectorMergeSink;
+import io.trino.spi.connector.MergePage;
+import org.apache.arrow.memory.BufferAllocator;
+import org.roaringbitmap.RoaringBitmap;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+import static io.trino.spi.type.BigintType.BIGINT;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Collects deleted row addresses per fragment and writes inserted rows into new data files. Deletion files are written
+ * by the coordinator, which unions the deletions of all sinks with the fragment's existing ones.
+ */
+final class LanceMergeSink
+        implements ConnectorMergeSink
+{
+    private final LanceFileSink inserts;
+    private final int dataColumnCount;
+    private final BufferAllocator allocator;
+    private final Map<Long, RoaringBitmap> deletedRows = new HashMap<>();
+
+    LanceMergeSink(LanceFileSink inserts, int dataColumnCount, BufferAllocator allocator)
+    {
+        this.inserts = requireNonNull(inserts, "inserts is null");
+        this.dataColumnCount = dataColumnCount;
+        this.allocator = requireNonNull(allocator, "allocator is null");
+    }
+
+    @Override
+    public void storeMergedRows(Page page)
+    {
+        MergePage merge = MergePage.createDeleteAndInsertPages(page, dataColumnCount);
+        merge.getDeletionsPage().ifPresent(deletions -> {
+            Block addresses = deletions.getBlock(deletions.getChannelCount() - 1);
+            for (int position = 0; position < addresses.getPositionCount(); position++) {
+                long address = BIGINT.getLong(addresses, position);
+                deletedRows.computeIfAbsent(address >>> 32, _ -> new RoaringBitmap()).add((int) address);
+            }
+        });
+        merge.getInsertionsPage().ifPresent(inserts::append);
+    }
+
+    @Override
+    public CompletableFuture<Collection<Slice>> finish()
+    {
+        List<byte[]> fragments = inserts.finish().stream().map(DataFragment::toByteArray).collect(ImmutableList.toImmutableList());
+        Map<Long, byte[]> deletions = new HashMap<>();
+        deletedRows.forEach((fragment, rows) -> deletions.put(fragment, MergeResult.serialize(rows)));
+        allocator.close();
+        return CompletableFuture.completedFuture(List.of(new MergeResult(fragments, deletions).toSlice()));
+    }
+
+    @Override
+    public void abort()
+    {
+        inserts.abort();
+        allocator.close();
+    }
+
+    @Override
+    public long getCompletedBytes()
+    {
+        return inserts.writtenBytes();
+    }
+}

@@ -1,0 +1,25 @@
+package io.lancetrino.plugin.write;
+
+import io.lancetrino.split.LanceTableHandle;
+import io.trino.spi.connector.ConnectorMergeTableHandle;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * DELETE, UPDATE and MERGE: rows are deleted by row address and changed rows are appended as new fragments.
+ */
+public record LanceMergeTableHandle(LanceTableHandle table, LanceWritableTableHandle insert)
+        implements ConnectorMergeTableHandle
+{
+    public LanceMergeTableHandle
+    {
+        requireNonNull(table, "table is null");
+        requireNonNull(insert, "insert is null");
+    }
+
+    @Override
+    public LanceTableHandle getTableHandle()
+    {
+        return table;
+    }
+}

@@ -1,0 +1,85 @@
+package io.lancetrino.plugin.write;
+
+import com.google.inject.Inject;
+import io.lancetrino.metadata.ArrowAllocators;
+import io.lancetrino.split.LanceConfig;
+import io.lancetrino.split.LanceTables;
+import io.lancetrino.split.arrow.TrinoTypes;
+import io.trino.spi.connector.ConnectorInsertTableHandle;
+import io.trino.spi.connector.ConnectorMergeSink;
+import io.trino.spi.connector.ConnectorMergeTableHandle;
+import io.trino.spi.connector.ConnectorOutputTableHandle;
+import io.trino.spi.connector.ConnectorPageSink;
+import io.trino.spi.connector.ConnectorPageSinkId;
+import io.trino.spi.connector.ConnectorPageSinkProvider;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTableCredentials;
+import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.type.Type;
+import org.apache.arrow.memory.BufferAllocator;
+
+import java.util.List;
+import java.util.Optional;
+
+import static com.google.common.collect.ImmutableList.toImmutableList;
+import static java.util.Objects.requireNonNull;
+
+public final class LancePageSinkProvider
+        implements ConnectorPageSinkProvider
+{
+    private final LanceTables tables;
+    private final BufferAllocator rootAllocator;
+
+    @Inject
+    public LancePageSinkProvider(LanceTables tables, LanceConfig config)
+    {
+        this.tables = requireNonNull(tables, "tables is null");
+        this.rootAllocator = ArrowAllocators.newRootAllocator(config.getReaderMemoryLimit().toBytes());
+    }
+
+    @Override
+    public ConnectorPageSink createPageSink(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorOutputTableHandle handle, Optional<ConnectorTableCredentials> credentials, ConnectorPageSinkId pageSinkId)
+    {
+        return pageSink(session, (LanceWritableTableHandle) handle);
+    }
+
+    @Override
+    public ConnectorPageSink createPageSink(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorInsertTableHandle handle, Optional<ConnectorTableCredentials> credentials, ConnectorPageSinkId pageSinkId)
+    {
+        return pageSink(session, (LanceWritableTableHandle) handle);
+    }
+
+    @Override
+    public ConnectorMergeSink createMergeSink(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorMergeTableHandle handle, Optional<ConnectorTableCredentials> credentials, ConnectorPageSinkId pageSinkId)
+    {
+        LanceWritableTableHandle insert = ((LanceMergeTableHandle) handle).insert();
+        BufferAllocator allocator = newAllocator("merge");
+        return new LanceMergeSink(fileSink(session, insert, allocator), insert.fields().size(), allocator);
+    }
+
+    private ConnectorPageSink pageSink(ConnectorSession session, LanceWritableTableHandle handle)
+    {
+        BufferAllocator allocator = newAllocator("insert");
+        return new LancePageSink(fileSink(session, handle, allocator), allocator);
+    }
+
+    private LanceFileSink fileSink(ConnectorSession session, LanceWritableTableHandle handle, BufferAllocator allocator)
+    {
+        List<Type> types = handle.fields().stream()
+                .map(field -> TrinoTypes.toTrinoType(field).orElseThrow())
+                .collect(toImmutableList());
+        return new LanceFileSink(
+                tables.fileSystem(session.getIdentity(), handle.tableRoot()),
+                handle.datasetLocation(),
+                handle.fields(),
+                types,
+                handle.fileFormatVersion(),
+                handle.maxRowsPerFile(),
+                allocator);
+    }
+
+    private BufferAllocator newAllocator(String name)
+    {
+        return rootAllocator.newChildAllocator(name, 0, rootAllocator.getLimit());
+    }
+}

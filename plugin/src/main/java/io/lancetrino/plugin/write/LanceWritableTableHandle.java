@@ -1,0 +1,59 @@
+package io.lancetrino.plugin.write;
+
+import com.google.common.collect.ImmutableList;
+import io.lancetrino.metadata.schema.LanceField;
+import io.trino.spi.connector.ConnectorInsertTableHandle;
+import io.trino.spi.connector.ConnectorOutputTableHandle;
+import io.trino.spi.connector.SchemaTableName;
+
+import java.util.List;
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A table being created (CTAS) or appended to (INSERT).
+ *
+ * @param readVersion the version the write is based on; 0 for a new table
+ * @param fields the table's top-level fields in the order of the columns Trino writes
+ * @param newTable the manifest fields of a table created by this write, in protobuf form; empty for INSERT
+ */
+public record LanceWritableTableHandle(
+        SchemaTableName schemaTableName,
+        String tableRoot,
+        Optional<String> branch,
+        long readVersion,
+        List<LanceField> fields,
+        String fileFormatVersion,
+        int maxRowsPerFile,
+        Optional<NewTable> newTable)
+        implements ConnectorOutputTableHandle, ConnectorInsertTableHandle
+{
+    public LanceWritableTableHandle
+    {
+        requireNonNull(schemaTableName, "schemaTableName is null");
+        requireNonNull(tableRoot, "tableRoot is null");
+        requireNonNull(branch, "branch is null");
+        fields = ImmutableList.copyOf(fields);
+        requireNonNull(fileFormatVersion, "fileFormatVersion is null");
+        requireNonNull(newTable, "newTable is null");
+    }
+
+    /**
+     * @param schema serialized {@code lance.file.Field} messages of the new table
+     * @param replace whether an existing table is replaced (CREATE OR REPLACE TABLE ... AS)
+     */
+    public record NewTable(List<byte[]> schema, Optional<String> comment, boolean replace)
+    {
+        public NewTable
+        {
+            schema = ImmutableList.copyOf(schema);
+            requireNonNull(comment, "comment is null");
+        }
+    }
+
+    public String datasetLocation()
+    {
+        return branch.map(name -> tableRoot + "/tree/" + name).orElse(tableRoot);
+    }
+}

@@ -1,0 +1,68 @@
+package io.lancetrino.plugin.write;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import io.airlift.slice.Slice;
+import io.airlift.slice.Slices;
+import org.roaringbitmap.RoaringBitmap;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one merge sink sends to the coordinator: the fragments it appended and, per existing fragment, the local row
+ * offsets it deleted (portable Roaring bytes).
+ */
+record MergeResult(List<byte[]> newFragments, Map<Long, byte[]> deletedRows)
+{
+    private static final ObjectMapper MAPPER = new ObjectMapper();
+
+    MergeResult
+    {
+        newFragments = ImmutableList.copyOf(newFragments);
+        deletedRows = ImmutableMap.copyOf(deletedRows);
+    }
+
+    Slice toSlice()
+    {
+        try {
+            return Slices.wrappedBuffer(MAPPER.writeValueAsBytes(this));
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static MergeResult fromSlice(Slice slice)
+    {
+        try {
+            return MAPPER.readValue(slice.getBytes(), MergeResult.class);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static byte[] serialize(RoaringBitmap rows)
+    {
+        ByteBuffer buffer = ByteBuffer.allocate(rows.serializedSizeInBytes());
+        rows.serialize(buffer);
+        return buffer.array();
+    }
+
+    static RoaringBitmap deserialize(byte[] bytes)
+    {
+        RoaringBitmap rows = new RoaringBitmap();
+        try {
+            rows.deserialize(ByteBuffer.wrap(bytes));
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return rows;
+    }
+}

@@ -1,0 +1,338 @@
+package io.lancetrino.plugin.write;
+
+import com.google.common.collect.ImmutableList;
+import com.google.inject.Inject;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.airlift.slice.Slice;
+import io.lancetrino.metadata.ArrowAllocators;
+import io.lancetrino.metadata.FilePaths;
+import io.lancetrino.metadata.LanceTable;
+import io.lancetrino.metadata.LanceTableException;
+import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.commit.CommitResult;
+import io.lancetrino.metadata.commit.TableCommitter;
+import io.lancetrino.metadata.deletion.DeletionVectors;
+import io.lancetrino.metadata.fs.TableFileSystem;
+import io.lancetrino.metadata.proto.DataFragment;
+import io.lancetrino.metadata.proto.DeletionFile;
+import io.lancetrino.metadata.proto.Field;
+import io.lancetrino.metadata.proto.Manifest;
+import io.lancetrino.metadata.proto.Transaction;
+import io.lancetrino.metadata.schema.LanceField;
+import io.lancetrino.metadata.schema.LanceFields;
+import io.lancetrino.metadata.schema.LanceSchema;
+import io.lancetrino.plugin.LanceCatalog;
+import io.lancetrino.plugin.LanceTableProperties;
+import io.lancetrino.split.LanceErrorCode;
+import io.lancetrino.split.LanceTableHandle;
+import io.lancetrino.split.arrow.ArrowTypes;
+import io.lancetrino.split.arrow.TrinoTypes;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ColumnMetadata;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.ConnectorTableMetadata;
+import io.trino.spi.connector.SchemaTableName;
+import org.apache.arrow.memory.BufferAllocator;
+import org.roaringbitmap.RoaringBitmap;
+
+import java.io.IOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static io.lancetrino.split.LanceErrorCode.LANCE_BAD_DATA;
+import static io.lancetrino.split.LanceErrorCode.LANCE_FILESYSTEM_ERROR;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+import static io.trino.spi.StandardErrorCode.TABLE_ALREADY_EXISTS;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The coordinator's side of writes: prepares handles, then turns the fragments and deletions the workers report into
+ * one Lance transaction and commits it.
+ */
+public final class TableWrites
+{
+    public static final String MAX_ROWS_PER_FILE_KEY = "lance-trino.max-rows-per-file";
+    public static final String QUERY_ID_PROPERTY = "trino.query_id";
+    public static final String USER_PROPERTY = "trino.user";
+    public static final String STATEMENT_PROPERTY = "trino.statement";
+    private static final String COMMENT = "comment";
+
+    private final LanceCatalog catalog;
+    private final TableCommitter committer;
+
+    @Inject
+    public TableWrites(LanceCatalog catalog)
+    {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.committer = new TableCommitter(20, Clock.systemUTC());
+    }
+
+    public LanceWritableTableHandle beginCreate(ConnectorSession session, ConnectorTableMetadata metadata, boolean replace)
+    {
+        SchemaTableName name = metadata.getTable();
+        Optional<LanceTable> existing = catalog.openTable(session.getIdentity(), name);
+        if (existing.isPresent() && !replace) {
+            throw new TrinoException(TABLE_ALREADY_EXISTS, "Table already exists: " + name);
+        }
+        List<Field> schema = toLanceSchema(name, metadata.getColumns());
+        String version = LanceTableProperties.fileFormatVersion(metadata.getProperties());
+        return new LanceWritableTableHandle(
+                name,
+                catalog.tableRoot(name),
+                Optional.empty(),
+                0,
+                LanceSchema.fromFields(schema).fields(),
+                version,
+                LanceTableProperties.maxRowsPerFile(metadata.getProperties()),
+                Optional.of(new LanceWritableTableHandle.NewTable(schema.stream().map(Field::toByteArray).toList(), metadata.getComment(), replace)));
+    }
+
+    public void finishCreate(ConnectorSession session, LanceWritableTableHandle handle, Collection<Slice> fragments, String statement)
+    {
+        LanceWritableTableHandle.NewTable newTable = handle.newTable().orElseThrow();
+        List<Field> schema = newTable.schema().stream().map(TableWrites::parseField).toList();
+        LanceTable table = catalog.openTable(session.getIdentity(), handle.tableRoot(), handle.schemaTableName());
+        boolean exists = table.latestVersion(Optional.empty()).isPresent();
+        if (exists && !newTable.replace()) {
+            throw new TrinoException(TABLE_ALREADY_EXISTS, "Table already exists: " + handle.schemaTableName());
+        }
+        Transaction.Overwrite.Builder overwrite = Transaction.Overwrite.newBuilder()
+                .addAllFragments(parseFragments(fragments))
+                .addAllSchema(schema);
+        Manifest.DataStorageFormat format = Manifest.DataStorageFormat.newBuilder().setFileFormat("lance").setVersion(handle.fileFormatVersion()).build();
+        Map<String, String> tableMetadata = new HashMap<>();
+        tableMetadata.put(MAX_ROWS_PER_FILE_KEY, String.valueOf(handle.maxRowsPerFile()));
+        newTable.comment().ifPresent(comment -> tableMetadata.put(COMMENT, comment));
+        try {
+            if (exists) {
+                // a replaced table is a new definition: its format and metadata come from this statement
+                long latest = table.latestVersion(Optional.empty()).getAsLong();
+                committer.commit(table, Optional.empty(), transaction(session, latest, statement).setOverwrite(overwrite).build(),
+                        manifest -> manifest.toBuilder().setDataFormat(format).clearTableMetadata().putAllTableMetadata(tableMetadata).build());
+                return;
+            }
+            Manifest template = Manifest.newBuilder().setDataFormat(format).putAllTableMetadata(tableMetadata).build();
+            committer.create(table, template, transaction(session, 0, statement).setOverwrite(overwrite).build());
+        }
+        catch (LanceTableException e) {
+            throw LanceErrorCode.toTrinoException(e);
+        }
+    }
+
+    public LanceWritableTableHandle beginInsert(ConnectorSession session, LanceTableHandle handle)
+    {
+        TableSnapshot snapshot = snapshot(session, handle);
+        List<LanceField> fields = writableFields(handle.schemaTableName(), snapshot);
+        Manifest manifest = snapshot.manifest();
+        String version = manifest.getDataFormat().getVersion().isEmpty() ? LanceTableProperties.DEFAULT_FILE_FORMAT_VERSION : manifest.getDataFormat().getVersion();
+        if (!version.equals("2.0") && !version.equals("2.1")) {
+            throw new TrinoException(NOT_SUPPORTED, "Table %s stores data files in format %s; this connector writes 2.0 and 2.1".formatted(handle.schemaTableName(), version));
+        }
+        int maxRows = Optional.ofNullable(manifest.getTableMetadataMap().get(MAX_ROWS_PER_FILE_KEY))
+                .map(Integer::parseInt)
+                .orElse(LanceTableProperties.DEFAULT_MAX_ROWS_PER_FILE);
+        return new LanceWritableTableHandle(handle.schemaTableName(), handle.tableRoot(), handle.branch(), handle.version(), fields, version, maxRows, Optional.empty());
+    }
+
+    public void finishInsert(ConnectorSession session, LanceWritableTableHandle handle, Collection<Slice> fragments, String statement)
+    {
+        List<DataFragment> appended = parseFragments(fragments);
+        if (appended.isEmpty()) {
+            return;
+        }
+        commit(session, handle, transaction(session, handle.readVersion(), statement)
+                .setAppend(Transaction.Append.newBuilder().addAllFragments(appended))
+                .build());
+    }
+
+    public void finishMerge(ConnectorSession session, LanceMergeTableHandle handle, Collection<Slice> results, String statement)
+    {
+        List<DataFragment> appended = new ArrayList<>();
+        Map<Long, RoaringBitmap> deleted = new HashMap<>();
+        for (Slice slice : results) {
+            MergeResult result = MergeResult.fromSlice(slice);
+            result.newFragments().forEach(bytes -> appended.add(parseFragment(bytes)));
+            result.deletedRows().forEach((fragment, rows) -> deleted.computeIfAbsent(fragment, _ -> new RoaringBitmap()).or(MergeResult.deserialize(rows)));
+        }
+        if (appended.isEmpty() && deleted.isEmpty()) {
+            return;
+        }
+        TableSnapshot snapshot = snapshot(session, handle.table());
+        TableFileSystem fileSystem = catalog.openTable(session.getIdentity(), handle.table().tableRoot(), handle.table().schemaTableName()).fileSystem();
+        List<DataFragment> updated = new ArrayList<>();
+        List<Long> removed = new ArrayList<>();
+        try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE)) {
+            for (DataFragment fragment : snapshot.manifest().getFragmentsList()) {
+                RoaringBitmap rows = deleted.remove(fragment.getId());
+                if (rows == null) {
+                    continue;
+                }
+                RoaringBitmap all = existingDeletions(fileSystem, snapshot, fragment, allocator);
+                all.or(rows);
+                if (all.getLongCardinality() >= fragment.getPhysicalRows()) {
+                    removed.add(fragment.getId());
+                }
+                else {
+                    updated.add(fragment.toBuilder().setDeletionFile(writeDeletionFile(fileSystem, snapshot, fragment.getId(), all, allocator)).build());
+                }
+            }
+        }
+        if (!deleted.isEmpty()) {
+            throw new TrinoException(LANCE_BAD_DATA, "Table %s: rows to delete belong to fragments %s that %s does not have".formatted(handle.table().schemaTableName(), deleted.keySet(), snapshot.describe()));
+        }
+        Transaction.Builder transaction = transaction(session, snapshot.version(), statement);
+        if (appended.isEmpty()) {
+            transaction.setDelete(Transaction.Delete.newBuilder().addAllUpdatedFragments(updated).addAllDeletedFragmentIds(removed));
+        }
+        else {
+            transaction.setUpdate(Transaction.Update.newBuilder().addAllRemovedFragmentIds(removed).addAllUpdatedFragments(updated).addAllNewFragments(appended));
+        }
+        commit(session, handle.insert(), transaction.build());
+    }
+
+    /**
+     * The columns INSERT writes: every visible field. A hidden non-nullable field could never be filled.
+     */
+    private static List<LanceField> writableFields(SchemaTableName name, TableSnapshot snapshot)
+    {
+        ImmutableList.Builder<LanceField> fields = ImmutableList.builder();
+        for (LanceField field : snapshot.schema().fields()) {
+            if (TrinoTypes.toTrinoType(field).isPresent()) {
+                fields.add(field);
+            }
+            else if (!field.nullable()) {
+                throw new TrinoException(NOT_SUPPORTED, "Cannot write to table %s: its non-nullable column %s has Lance type %s, which Trino cannot write".formatted(name, field.name(), field.logicalType()));
+            }
+        }
+        return fields.build();
+    }
+
+    private void commit(ConnectorSession session, LanceWritableTableHandle handle, Transaction transaction)
+    {
+        LanceTable table = catalog.openTable(session.getIdentity(), handle.tableRoot(), handle.schemaTableName());
+        try {
+            CommitResult result = committer.commit(table, handle.branch(), transaction);
+            requireNonNull(result, "result is null");
+        }
+        catch (LanceTableException e) {
+            throw LanceErrorCode.toTrinoException(e);
+        }
+    }
+
+    private TableSnapshot snapshot(ConnectorSession session, LanceTableHandle handle)
+    {
+        try {
+            return catalog.openTable(session.getIdentity(), handle.tableRoot(), handle.schemaTableName()).snapshot(handle.branch(), handle.version());
+        }
+        catch (LanceTableException e) {
+            throw LanceErrorCode.toTrinoException(e);
+        }
+    }
+
+    private static RoaringBitmap existingDeletions(TableFileSystem fileSystem, TableSnapshot snapshot, DataFragment fragment, BufferAllocator allocator)
+    {
+        Optional<String> location = FilePaths.deletionFile(snapshot, fragment);
+        if (location.isEmpty()) {
+            return new RoaringBitmap();
+        }
+        try {
+            return DeletionVectors.read(location.get(), fileSystem.readFile(location.get()), DeletionVectors.isBitmapLocation(location.get()), allocator);
+        }
+        catch (IOException e) {
+            throw new TrinoException(LANCE_FILESYSTEM_ERROR, "Cannot read deletion file %s: %s".formatted(location.get(), e.getMessage()), e);
+        }
+    }
+
+    /**
+     * A new deletion file holding the union of old and new deletions; it lives in the dataset being written, also
+     * for fragments inherited from a parent, so the parent's files are never changed.
+     */
+    private static DeletionFile writeDeletionFile(TableFileSystem fileSystem, TableSnapshot snapshot, long fragmentId, RoaringBitmap rows, BufferAllocator allocator)
+    {
+        boolean bitmap = DeletionVectors.useBitmap(rows);
+        long id = ThreadLocalRandom.current().nextLong();
+        String name = "%s-%s-%s.%s".formatted(fragmentId, snapshot.version(), Long.toUnsignedString(id), bitmap ? "bin" : "arrow");
+        String location = TableFileSystem.join(snapshot.datasetLocation(), "_deletions/" + name);
+        try {
+            fileSystem.writeFile(location, bitmap ? DeletionVectors.writeBitmap(rows) : DeletionVectors.writeArrow(rows, allocator));
+        }
+        catch (IOException e) {
+            throw new TrinoException(LANCE_FILESYSTEM_ERROR, "Cannot write deletion file %s: %s".formatted(location, e.getMessage()), e);
+        }
+        return DeletionFile.newBuilder()
+                .setFileType(bitmap ? DeletionFile.DeletionFileType.BITMAP : DeletionFile.DeletionFileType.ARROW_ARRAY)
+                .setReadVersion(snapshot.version())
+                .setId(id)
+                .setNumDeletedRows(rows.getLongCardinality())
+                .build();
+    }
+
+    static List<Field> toLanceSchema(SchemaTableName table, List<ColumnMetadata> columns)
+    {
+        List<org.apache.arrow.vector.types.pojo.Field> arrowFields = new ArrayList<>();
+        for (ColumnMetadata column : columns) {
+            if (column.isHidden()) {
+                continue;
+            }
+            arrowFields.add(ArrowTypes.toArrowField(column.getName(), column.getType(), column.isNullable())
+                    .orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "Table %s: column %s has type %s, which Lance tables cannot store".formatted(table, column.getName(), column.getType().getDisplayName()))));
+        }
+        List<Field> fields = new ArrayList<>(LanceFields.fromArrow(arrowFields, 0));
+        for (ColumnMetadata column : columns) {
+            Optional<String> comment = column.getComment();
+            if (comment.isEmpty()) {
+                continue;
+            }
+            for (int i = 0; i < fields.size(); i++) {
+                if (fields.get(i).getParentId() == -1 && fields.get(i).getName().equals(column.getName())) {
+                    fields.set(i, fields.get(i).toBuilder().putMetadata(COMMENT, ByteString.copyFrom(comment.get(), UTF_8)).build());
+                }
+            }
+        }
+        return fields;
+    }
+
+    static Transaction.Builder transaction(ConnectorSession session, long readVersion, String statement)
+    {
+        return Transaction.newBuilder()
+                .setReadVersion(readVersion)
+                .setUuid(UUID.randomUUID().toString())
+                .putTransactionProperties(QUERY_ID_PROPERTY, session.getQueryId())
+                .putTransactionProperties(USER_PROPERTY, session.getUser())
+                .putTransactionProperties(STATEMENT_PROPERTY, statement);
+    }
+
+    private static List<DataFragment> parseFragments(Collection<Slice> slices)
+    {
+        return slices.stream().map(slice -> parseFragment(slice.getBytes())).toList();
+    }
+
+    private static DataFragment parseFragment(byte[] bytes)
+    {
+        try {
+            return DataFragment.parseFrom(bytes);
+        }
+        catch (InvalidProtocolBufferException e) {
+            throw new TrinoException(LANCE_BAD_DATA, "Corrupt fragment description from a worker", e);
+        }
+    }
+
+    private static Field parseField(byte[] bytes)
+    {
+        try {
+            return Field.parseFrom(bytes);
+        }
+        catch (InvalidProtocolBufferException e) {
+            throw new TrinoException(LANCE_BAD_DATA, "Corrupt schema in a table handle", e);
+        }
+    }
+}
