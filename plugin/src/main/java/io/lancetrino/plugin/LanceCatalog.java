@@ -5,12 +5,14 @@ import com.google.inject.Inject;
 import io.airlift.log.Logger;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.fs.LocalTableFileSystem;
 import io.lancetrino.metadata.fs.TableFileSystem;
 import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.split.LanceConfig;
 import io.lancetrino.split.LanceTables;
 import io.lancetrino.split.arrow.TrinoTypes;
+import io.lancetrino.split.fs.LanceFileSystems;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.security.ConnectorIdentity;
@@ -21,7 +23,10 @@ import java.util.List;
 import java.util.Optional;
 
 import static io.lancetrino.split.LanceErrorCode.LANCE_FILESYSTEM_ERROR;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.SCHEMA_ALREADY_EXISTS;
+import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_FOUND;
+import static io.trino.spi.StandardErrorCode.TABLE_ALREADY_EXISTS;
 import static io.trino.spi.StandardErrorCode.SCHEMA_NOT_EMPTY;
 import static java.util.Objects.requireNonNull;
 
@@ -130,6 +135,34 @@ public final class LanceCatalog
         }
         catch (IOException e) {
             throw new TrinoException(LANCE_FILESYSTEM_ERROR, "Cannot drop table %s at %s: %s".formatted(name, root, e.getMessage()), e);
+        }
+    }
+
+    /**
+     * Moves the table directory. Branches record their parent's location in their base paths, so a table with branches
+     * is not renamed; shallow clones elsewhere that read this table's files would break too (see the README).
+     */
+    public void renameTable(ConnectorIdentity identity, SchemaTableName source, SchemaTableName target)
+    {
+        String from = tableRoot(source);
+        String to = tableRoot(target);
+        if (!LanceFileSystems.isLocal(from)) {
+            throw new TrinoException(NOT_SUPPORTED, "Renaming tables is supported on local storage only, not at " + from);
+        }
+        if (!tables.open(identity, from, source.toString()).refs().listBranches().isEmpty()) {
+            throw new TrinoException(NOT_SUPPORTED, "Cannot rename table %s: its branches refer to its files by location".formatted(source));
+        }
+        if (!schemaExists(identity, target.getSchemaName())) {
+            throw new TrinoException(SCHEMA_NOT_FOUND, "Schema '%s' does not exist".formatted(target.getSchemaName()));
+        }
+        try {
+            java.nio.file.Files.move(LocalTableFileSystem.toPath(from), LocalTableFileSystem.toPath(to));
+        }
+        catch (java.nio.file.FileAlreadyExistsException e) {
+            throw new TrinoException(TABLE_ALREADY_EXISTS, "Table already exists: " + target, e);
+        }
+        catch (IOException e) {
+            throw new TrinoException(LANCE_FILESYSTEM_ERROR, "Cannot rename table %s to %s: %s".formatted(source, target, e.getMessage()), e);
         }
     }
 

@@ -3,6 +3,7 @@ package io.lancetrino.plugin;
 import com.google.inject.Inject;
 import io.airlift.bootstrap.LifeCycleManager;
 import io.lancetrino.plugin.write.LancePageSinkProvider;
+import io.lancetrino.plugin.write.SchemaChanges;
 import io.lancetrino.plugin.write.TableWrites;
 import io.lancetrino.split.LancePageSourceProvider;
 import io.lancetrino.split.LanceSplitManager;
@@ -30,10 +31,12 @@ public final class LanceConnector
     private final LancePageSourceProvider pageSourceProvider;
     private final LancePageSinkProvider pageSinkProvider;
     private final TableWrites writes;
+    private final SchemaChanges schemaChanges;
 
     @Inject
-    public LanceConnector(LifeCycleManager lifeCycleManager, LanceCatalog catalog, LanceSplitManager splitManager, LancePageSourceProvider pageSourceProvider, LancePageSinkProvider pageSinkProvider, TableWrites writes)
+    public LanceConnector(LifeCycleManager lifeCycleManager, LanceCatalog catalog, LanceSplitManager splitManager, LancePageSourceProvider pageSourceProvider, LancePageSinkProvider pageSinkProvider, TableWrites writes, SchemaChanges schemaChanges)
     {
+        this.schemaChanges = requireNonNull(schemaChanges, "schemaChanges is null");
         this.pageSinkProvider = requireNonNull(pageSinkProvider, "pageSinkProvider is null");
         this.writes = requireNonNull(writes, "writes is null");
         this.lifeCycleManager = requireNonNull(lifeCycleManager, "lifeCycleManager is null");
@@ -51,7 +54,7 @@ public final class LanceConnector
     @Override
     public ConnectorMetadata getMetadata(ConnectorSession session, ConnectorTransactionHandle transaction)
     {
-        return new ClassLoaderSafeConnectorMetadata(new LanceMetadata(catalog, writes), getClass().getClassLoader());
+        return new ClassLoaderSafeConnectorMetadata(new LanceMetadata(catalog, writes, schemaChanges), getClass().getClassLoader());
     }
 
     @Override

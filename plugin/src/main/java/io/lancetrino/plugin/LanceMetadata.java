@@ -6,7 +6,9 @@ import io.airlift.log.Logger;
 import io.airlift.slice.Slice;
 import io.lancetrino.plugin.write.LanceMergeTableHandle;
 import io.lancetrino.plugin.write.LanceWritableTableHandle;
+import io.lancetrino.plugin.write.SchemaChanges;
 import io.lancetrino.plugin.write.TableWrites;
+import io.trino.spi.connector.ColumnPosition;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.ConnectorMergeTableHandle;
@@ -61,9 +63,11 @@ public final class LanceMetadata
 
     private final LanceCatalog catalog;
     private final TableWrites writes;
+    private final SchemaChanges schemaChanges;
 
-    public LanceMetadata(LanceCatalog catalog, TableWrites writes)
+    public LanceMetadata(LanceCatalog catalog, TableWrites writes, SchemaChanges schemaChanges)
     {
+        this.schemaChanges = requireNonNull(schemaChanges, "schemaChanges is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.writes = requireNonNull(writes, "writes is null");
     }
@@ -276,6 +280,51 @@ public final class LanceMetadata
     public void dropTable(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
         catalog.dropTable(session.getIdentity(), ((LanceTableHandle) tableHandle).schemaTableName());
+    }
+
+    @Override
+    public void truncateTable(ConnectorSession session, ConnectorTableHandle tableHandle)
+    {
+        schemaChanges.truncate(session, (LanceTableHandle) tableHandle);
+    }
+
+    @Override
+    public void addColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnMetadata column, ColumnPosition position)
+    {
+        if (!(position instanceof ColumnPosition.Last)) {
+            throw new TrinoException(NOT_SUPPORTED, "This connector adds columns only at the end");
+        }
+        schemaChanges.addColumn(session, (LanceTableHandle) tableHandle, column);
+    }
+
+    @Override
+    public void dropColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle column)
+    {
+        schemaChanges.dropColumn(session, (LanceTableHandle) tableHandle, (LanceColumnHandle) column);
+    }
+
+    @Override
+    public void renameColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle source, String target)
+    {
+        schemaChanges.renameColumn(session, (LanceTableHandle) tableHandle, (LanceColumnHandle) source, target);
+    }
+
+    @Override
+    public void setColumnComment(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle column, Optional<String> comment)
+    {
+        schemaChanges.setColumnComment(session, (LanceTableHandle) tableHandle, (LanceColumnHandle) column, comment);
+    }
+
+    @Override
+    public void setTableComment(ConnectorSession session, ConnectorTableHandle tableHandle, Optional<String> comment)
+    {
+        schemaChanges.setTableComment(session, (LanceTableHandle) tableHandle, comment);
+    }
+
+    @Override
+    public void renameTable(ConnectorSession session, ConnectorTableHandle tableHandle, SchemaTableName newTableName)
+    {
+        catalog.renameTable(session.getIdentity(), ((LanceTableHandle) tableHandle).schemaTableName(), newTableName);
     }
 
     private static void checkNoRetries(RetryMode retryMode)
