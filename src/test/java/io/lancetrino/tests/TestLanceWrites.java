@@ -54,4 +54,104 @@ final class TestLanceWrites
         List<MaterializedRow> sdk = SdkScans.scanRows(warehouse.resolve("w/orders_copy.lance"), org.lance.Ref.ofMain(), List.of());
         assertThat(sdk).containsExactlyInAnyOrderElementsOf(trino);
     }
+
+    @Test
+    void testEveryTypeRoundTrips()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS w");
+        String values = """
+                (true, TINYINT '-128', SMALLINT '32767', 2147483647, BIGINT '-9223372036854775808', REAL '1.5', DOUBLE '-2.25',
+                 DECIMAL '12345678.90', DECIMAL '-1234567890123456789012345678.0123456789', 'héllo', X'00FF10', DATE '1969-12-31',
+                 TIME '23:59:59.123456', TIMESTAMP '1969-12-31 23:59:59.999999', TIMESTAMP '2026-11-29 10:00:00.123456789',
+                 TIMESTAMP '2026-11-29 10:00:00.123 UTC', TIMESTAMP '1960-01-01 00:00:00.000001 UTC',
+                 ARRAY[1, NULL, 3], ARRAY[REAL '0.5', REAL '1.5'], CAST(ROW(1, 'x') AS ROW(a integer, b varchar)),
+                 ARRAY[CAST(ROW(BIGINT '7') AS ROW(c bigint)), NULL])""";
+        String nulls = "(" + String.join(", ", java.util.Collections.nCopies(21, "NULL")) + ")";
+        assertUpdate("CREATE TABLE all_types AS SELECT * FROM (VALUES " + values + ", " + nulls + ") AS t(c_bool, c_tinyint, c_smallint, c_integer, c_bigint, c_real, c_double, " +
+                "c_short_decimal, c_long_decimal, c_varchar, c_varbinary, c_date, c_time, c_ts6, c_ts9, c_tstz3, c_tstz6, c_array, c_embedding, c_row, c_array_row)", 2);
+        assertThat(query("SELECT * FROM all_types")).matches("VALUES " + values + ", " + "(CAST(NULL AS boolean), CAST(NULL AS tinyint), CAST(NULL AS smallint), CAST(NULL AS integer), CAST(NULL AS bigint), " +
+                "CAST(NULL AS real), CAST(NULL AS double), CAST(NULL AS decimal(10,2)), CAST(NULL AS decimal(38,10)), CAST(NULL AS varchar), CAST(NULL AS varbinary), CAST(NULL AS date), " +
+                "CAST(NULL AS time(6)), CAST(NULL AS timestamp(6)), CAST(NULL AS timestamp(9)), CAST(NULL AS timestamp(3) with time zone), CAST(NULL AS timestamp(6) with time zone), " +
+                "CAST(NULL AS array(integer)), CAST(NULL AS array(real)), CAST(NULL AS row(a integer, b varchar)), CAST(NULL AS array(row(c bigint))))");
+        // the Lance SDK reads the same values
+        List<MaterializedRow> trino = computeActual("SELECT c_bigint, c_varchar, c_long_decimal, c_ts9, c_array FROM all_types").getMaterializedRows();
+        assertThat(SdkScans.scanRows(warehouse.resolve("w/all_types.lance"), org.lance.Ref.ofMain(), List.of("c_bigint", "c_varchar", "c_long_decimal", "c_ts9", "c_array")))
+                .containsExactlyInAnyOrderElementsOf(trino);
+    }
+
+    @Test
+    void testSchemaChangesAndTableProperties()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS w");
+        assertUpdate("CREATE TABLE evolve (id bigint NOT NULL, name varchar COMMENT 'who') COMMENT 'people' WITH (file_format_version = '2.0', max_rows_per_file = 2)");
+        assertUpdate("INSERT INTO evolve VALUES (1, 'a'), (2, 'b'), (3, 'c')", 3);
+        assertQuery("SELECT count(*) FROM \"evolve$fragments\"", "VALUES 2");
+        assertQuery("SELECT comment FROM information_schema.columns WHERE table_name = 'evolve' AND column_name = 'name'", "VALUES 'who'");
+        assertQuery("SELECT comment FROM system.metadata.table_comments WHERE table_name = 'evolve'", "VALUES 'people'");
+
+        assertUpdate("ALTER TABLE evolve ADD COLUMN score double");
+        assertUpdate("INSERT INTO evolve VALUES (4, 'd', 0.5)", 1);
+        assertQuery("SELECT id, name, score FROM evolve", "VALUES (1, 'a', NULL), (2, 'b', NULL), (3, 'c', NULL), (4, 'd', 0.5)");
+        assertUpdate("ALTER TABLE evolve RENAME COLUMN name TO label");
+        assertQuery("SELECT label FROM evolve WHERE id = 1", "VALUES 'a'");
+        assertUpdate("ALTER TABLE evolve DROP COLUMN score");
+        assertUpdate("ALTER TABLE evolve ADD COLUMN score double");
+        // a new column never reads the data of a dropped one
+        assertQuery("SELECT count(score) FROM evolve", "VALUES 0");
+        assertUpdate("COMMENT ON COLUMN evolve.label IS 'label'");
+        assertUpdate("COMMENT ON TABLE evolve IS 'renamed'");
+        assertQuery("SELECT comment FROM information_schema.columns WHERE table_name = 'evolve' AND column_name = 'label'", "VALUES 'label'");
+        assertQuery("SELECT comment FROM system.metadata.table_comments WHERE table_name = 'evolve'", "VALUES 'renamed'");
+        // every version is still readable with its own schema
+        assertQuery("SELECT id, name FROM evolve FOR VERSION AS OF 2", "VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+
+        assertUpdate("TRUNCATE TABLE evolve");
+        assertQuery("SELECT count(*) FROM evolve", "VALUES 0");
+        // versions: 1 create, 2 insert, 3 add, 4 insert, 5 rename, 6 drop, 7 add, 8 and 9 comments, 10 truncate
+        assertQuery("SELECT count(*) FROM evolve FOR VERSION AS OF 9", "VALUES 4");
+        assertUpdate("ALTER TABLE evolve RENAME TO evolved");
+        assertQuery("SELECT count(*) FROM evolved FOR VERSION AS OF 9", "VALUES 4");
+        assertUpdate("CREATE OR REPLACE TABLE evolved AS SELECT 42 AS answer", 1);
+        assertQuery("SELECT * FROM evolved", "VALUES 42");
+        // replacing keeps the history, as Iceberg's CREATE OR REPLACE does
+        assertQuery("SELECT version, operation FROM \"evolved$versions\" WHERE version >= 10", "VALUES (10, 'delete'), (11, 'overwrite')");
+        assertUpdate("DROP TABLE evolved");
+        assertQueryReturnsEmptyResult("SHOW TABLES LIKE 'evolved'");
+    }
+
+    @Test
+    void testBadInputLeavesTheTableUnchanged()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS w");
+        assertUpdate("CREATE TABLE strict (id bigint NOT NULL, amount decimal(5,2), code varchar(3))");
+        assertUpdate("INSERT INTO strict VALUES (1, 1.25, 'abc')", 1);
+        assertQueryFails("INSERT INTO strict VALUES (NULL, 1, 'x')", "NULL value not allowed for NOT NULL column: id");
+        assertQueryFails("INSERT INTO strict VALUES (2, 12345.678, 'x')", ".*(Cannot cast|out of range|exceeds).*");
+        assertQueryFails("CREATE TABLE bad_type (m map(varchar, bigint))", "Table w.bad_type: column m has type map\\(varchar, bigint\\), which Lance tables cannot store");
+        assertQueryFails("CREATE TABLE bad_format (id bigint) WITH (file_format_version = '0.1')", "file_format_version must be one of \\[2.0, 2.1\\], not '0.1'");
+        // a query that fails after workers wrote files commits nothing
+        assertQueryFails("INSERT INTO strict SELECT orderkey, 1, 'x' FROM tpch.tiny.orders WHERE 1 / (orderkey - 60000) > -1", "Division by zero");
+        assertQuery("SELECT id, amount, code FROM strict", "VALUES (1, 1.25, 'abc')");
+        assertQuery("SELECT count(*) FROM \"strict$versions\"", "VALUES 2");
+    }
+
+    @Test
+    void testSdkContinuesOnConnectorTables()
+            throws Exception
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS w");
+        assertUpdate("CREATE TABLE shared AS SELECT nationkey AS id, name FROM tpch.tiny.nation", 25);
+        assertUpdate("DELETE FROM shared WHERE id < 5", 5);
+        String uri = warehouse.resolve("w/shared.lance").toString();
+        try (org.apache.arrow.memory.BufferAllocator allocator = io.lancetrino.metadata.ArrowAllocators.newRootAllocator(Long.MAX_VALUE);
+                org.lance.Dataset dataset = org.lance.Dataset.open(uri, allocator)) {
+            assertThat(dataset.countRows()).isEqualTo(20);
+            dataset.delete("id >= 20");
+        }
+        assertQuery("SELECT count(*), min(id), max(id) FROM shared", "VALUES (15, 5, 19)");
+        assertUpdate("INSERT INTO shared VALUES (100, 'NEW')", 1);
+        assertUpdate("DELETE FROM shared WHERE id = 5", 1);
+        assertThat(SdkScans.scanRows(warehouse.resolve("w/shared.lance"), org.lance.Ref.ofMain(), List.of()))
+                .containsExactlyInAnyOrderElementsOf(computeActual("SELECT * FROM shared").getMaterializedRows());
+    }
 }

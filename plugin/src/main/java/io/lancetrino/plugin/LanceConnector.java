@@ -9,6 +9,7 @@ import io.lancetrino.split.LancePageSourceProvider;
 import io.lancetrino.split.LanceSplitManager;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorMetadata;
 import io.trino.spi.connector.Connector;
+import io.trino.spi.connector.ConnectorCapabilities;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorPageSinkProvider;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
@@ -19,6 +20,7 @@ import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.transaction.IsolationLevel;
 
 import java.util.List;
+import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
 
@@ -79,6 +81,13 @@ public final class LanceConnector
     public List<PropertyMetadata<?>> getTableProperties()
     {
         return LanceTableProperties.properties();
+    }
+
+    @Override
+    public Set<ConnectorCapabilities> getCapabilities()
+    {
+        // Lance fields carry nullability; the engine enforces it on writes
+        return Set.of(ConnectorCapabilities.NOT_NULL_COLUMN_CONSTRAINT);
     }
 
     @Override

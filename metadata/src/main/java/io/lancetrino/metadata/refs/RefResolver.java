@@ -150,7 +150,11 @@ public final class RefResolver
         String name = spec.substring(0, at);
         long version;
         try {
-            version = Long.parseLong(spec.substring(at + 1));
+            String digits = spec.substring(at + 1);
+            if (digits.isEmpty() || !digits.chars().allMatch(Character::isDigit)) {
+                throw new NumberFormatException(digits);
+            }
+            version = Long.parseLong(digits);
         }
         catch (NumberFormatException e) {
             throw new LanceTableException(INVALID_REF, "Invalid version reference '%s' for table %s: expected '<branch>@<version number>'".formatted(spec, table.displayName()));

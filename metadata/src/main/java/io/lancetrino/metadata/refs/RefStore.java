@@ -59,6 +59,9 @@ public final class RefStore
 
     public Optional<TagRef> getTag(String name)
     {
+        if (!RefNames.isValidTag(name)) {
+            return Optional.empty();
+        }
         return readJson(tagLocation(name)).map(node -> new TagRef(
                 name,
                 text(node, "branch"),
@@ -68,6 +71,9 @@ public final class RefStore
 
     public Optional<BranchRef> getBranch(String name)
     {
+        if (!RefNames.isValidBranch(name)) {
+            return Optional.empty();
+        }
         return readJson(branchLocation(name)).map(node -> new BranchRef(
                 name,
                 text(node, "parentBranch"),

@@ -3,6 +3,7 @@ package io.lancetrino.metadata.schema;
 import com.google.common.collect.ImmutableList;
 import com.google.protobuf.ByteString;
 import io.lancetrino.metadata.proto.Encoding;
+import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -210,7 +211,7 @@ public final class LanceFields
         return field.getType() instanceof ArrowType.FixedSizeBinary binary && binary.getByteWidth() == 2 && BFLOAT16.equals(field.getMetadata().get(EXTENSION_NAME));
     }
 
-    private static String unit(org.apache.arrow.vector.types.TimeUnit unit)
+    private static String unit(TimeUnit unit)
     {
         return switch (unit) {
             case SECOND -> "s";

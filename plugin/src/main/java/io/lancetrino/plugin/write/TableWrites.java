@@ -207,6 +207,12 @@ public final class TableWrites
         ImmutableList.Builder<LanceField> fields = ImmutableList.builder();
         for (LanceField field : snapshot.schema().fields()) {
             if (TrinoTypes.toTrinoType(field).isPresent()) {
+                try {
+                    LanceFields.toArrow(field);
+                }
+                catch (IllegalArgumentException e) {
+                    throw new TrinoException(NOT_SUPPORTED, "Cannot write to table %s: column %s has Lance type %s, which this connector reads but cannot write".formatted(name, field.name(), field.logicalType()), e);
+                }
                 fields.add(field);
             }
             else if (!field.nullable()) {

@@ -7,6 +7,7 @@ import io.trino.spi.block.RowBlock;
 import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.RowType;
 import io.trino.spi.type.Type;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.LargeListVector;
@@ -18,6 +19,7 @@ import java.util.List;
 
 import static io.lancetrino.split.arrow.ArrowWriters.unsupported;
 import static io.trino.spi.StandardErrorCode.CONSTRAINT_VIOLATION;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.lang.String.format;
 
 /**
@@ -77,6 +79,19 @@ final class NestedWriters
         allocate(vector, count);
         int[] offsets = arrays.getRawOffsets();
         int base = arrays.getOffsetBase();
+        if (source.isPlain()) {
+            // consecutive arrays: shifted offsets and one region of elements
+            ArrowBuf offsetBuffer = vector.getOffsetBuffer();
+            for (int i = 1; i <= count; i++) {
+                offsetBuffer.setInt((long) i * ListVector.OFFSET_WIDTH, offsets[base + i] - offsets[base]);
+            }
+            source.setPlainValidity(vector, nullable);
+            // every offset is written: keep setValueCount from filling "holes"
+            vector.setLastSet(count - 1);
+            writeRegion(vector.getDataVector(), arrayType, arrays, count);
+            vector.setValueCount(count);
+            return;
+        }
         for (int i = 0; i < count; i++) {
             if (source.isNull(i)) {
                 if (source.writeAsNull(i, nullable, vector)) {
@@ -105,6 +120,17 @@ final class NestedWriters
         allocate(vector, count);
         int[] offsets = arrays.getRawOffsets();
         int base = arrays.getOffsetBase();
+        if (source.isPlain()) {
+            ArrowBuf offsetBuffer = vector.getOffsetBuffer();
+            for (int i = 1; i <= count; i++) {
+                offsetBuffer.setLong((long) i * LargeListVector.OFFSET_WIDTH, offsets[base + i] - offsets[base]);
+            }
+            source.setPlainValidity(vector, nullable);
+            vector.setLastSet(count - 1);
+            writeRegion(vector.getDataVector(), arrayType, arrays, count);
+            vector.setValueCount(count);
+            return;
+        }
         for (int i = 0; i < count; i++) {
             if (source.isNull(i)) {
                 if (source.writeAsNull(i, nullable, vector)) {
@@ -132,7 +158,7 @@ final class NestedWriters
         int size = vector.getListSize();
         long total = (long) count * size;
         if (total > Integer.MAX_VALUE) {
-            throw new TrinoException(CONSTRAINT_VIOLATION, format("Too many elements for one batch of fixed size list column %s: %s", vector.getName(), total));
+            throw new TrinoException(NOT_SUPPORTED, format("More than 2^31 elements in one batch of fixed size list column %s: %s", vector.getName(), total));
         }
         boolean nullable = vector.getField().isNullable();
         allocate(vector, count);
@@ -183,6 +209,15 @@ final class NestedWriters
         vector.setValueCount(count);
     }
 
+    // all elements of the first count arrays (Arrow lets a null list span elements, so none are skipped)
+    private static void writeRegion(FieldVector elementVector, ArrayType arrayType, ArrayBlock arrays, int count)
+    {
+        int[] offsets = arrays.getRawOffsets();
+        int start = offsets[arrays.getOffsetBase()];
+        int end = offsets[arrays.getOffsetBase() + count];
+        ArrowWriters.write(elementVector, arrayType.getElementType(), arrays.getRawElementBlock().getRegion(start, end - start), null, null, end - start);
+    }
+
     // the elements of the written (non-null, non-hidden) arrays, in order
     private static void writeElements(FieldVector elementVector, ArrayType arrayType, ArrayBlock arrays, WriteSource source)
     {
@@ -195,6 +230,10 @@ final class NestedWriters
                 int position = base + source.position(i);
                 total += offsets[position + 1] - offsets[position];
             }
+        }
+        if (total > Integer.MAX_VALUE) {
+            // only a dictionary repeating large arrays gets here
+            throw new TrinoException(NOT_SUPPORTED, format("More than 2^31 elements in one batch of list column %s: %s", elementVector.getName(), total));
         }
         Block elements = arrays.getRawElementBlock();
         Type elementType = arrayType.getElementType();

@@ -6,7 +6,6 @@ import io.trino.spi.block.Int128ArrayBlock;
 import io.trino.spi.block.IntArrayBlock;
 import io.trino.spi.block.LongArrayBlock;
 import io.trino.spi.block.ShortArrayBlock;
-import io.trino.spi.block.ValueBlock;
 import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.Type;
 import org.apache.arrow.memory.ArrowBuf;
@@ -131,7 +130,7 @@ final class NumericWriters
         ArrowBuf data = vector.getDataBuffer();
         if (source.isPlain()) {
             data.setBytes(0, values.getRawValues(), values.getRawValuesOffset(), source.count());
-            plainValidity(vector, values, source, nullable);
+            source.setPlainValidity(vector, nullable);
             return;
         }
         for (int i = 0; i < source.count(); i++) {
@@ -149,7 +148,7 @@ final class NumericWriters
         ArrowBuf data = vector.getDataBuffer();
         if (source.isPlain()) {
             MemorySegment.copy(values.getRawValues(), values.getRawValuesOffset(), segment(data, source.count() * 2L), SHORT, 0, source.count());
-            plainValidity(vector, values, source, nullable);
+            source.setPlainValidity(vector, nullable);
             return;
         }
         for (int i = 0; i < source.count(); i++) {
@@ -167,7 +166,7 @@ final class NumericWriters
         ArrowBuf data = vector.getDataBuffer();
         if (source.isPlain()) {
             MemorySegment.copy(values.getRawValues(), values.getRawValuesOffset(), segment(data, source.count() * 4L), INT, 0, source.count());
-            plainValidity(vector, values, source, nullable);
+            source.setPlainValidity(vector, nullable);
             return;
         }
         for (int i = 0; i < source.count(); i++) {
@@ -185,7 +184,7 @@ final class NumericWriters
         ArrowBuf data = vector.getDataBuffer();
         if (source.isPlain()) {
             MemorySegment.copy(values.getRawValues(), values.getRawValuesOffset(), segment(data, source.count() * 8L), LONG, 0, source.count());
-            plainValidity(vector, values, source, nullable);
+            source.setPlainValidity(vector, nullable);
             return;
         }
         for (int i = 0; i < source.count(); i++) {
@@ -348,26 +347,6 @@ final class NumericWriters
     {
         if (value < 0 || value > max) {
             throw new TrinoException(NUMERIC_VALUE_OUT_OF_RANGE, format("Value %s out of range for unsigned column %s (0 to %s)", value, vector.getName(), max));
-        }
-    }
-
-    /**
-     * Validity for a plain source: all valid but the block's nulls.
-     */
-    static void plainValidity(BaseFixedWidthVector vector, ValueBlock values, WriteSource source, boolean nullable)
-    {
-        int count = source.count();
-        int fullBytes = count >>> 3;
-        vector.getValidityBuffer().setOne(0L, (long) fullBytes);
-        for (int i = fullBytes << 3; i < count; i++) {
-            vector.setIndexDefined(i);
-        }
-        if (values.mayHaveNull()) {
-            for (int i = 0; i < count; i++) {
-                if (values.isNull(i)) {
-                    nullAt(vector, source, nullable, i);
-                }
-            }
         }
     }
 

@@ -17,6 +17,7 @@ import org.apache.arrow.vector.VarCharVector;
 
 import static io.lancetrino.split.arrow.ArrowWriters.unsupported;
 import static io.trino.spi.StandardErrorCode.CONSTRAINT_VIOLATION;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.type.VarbinaryType.VARBINARY;
 import static java.lang.String.format;
 
@@ -39,6 +40,11 @@ final class VariableWidthWriters
             throw unsupported(type, vector);
         }
         VariableWidthBlock values = source.block(VariableWidthBlock.class, type, vector);
+        boolean nullable = vector.getField().isNullable();
+        if (source.isPlain()) {
+            plain(vector, values, source, nullable);
+            return;
+        }
         int count = source.count();
         long totalBytes = 0;
         for (int i = 0; i < count; i++) {
@@ -49,11 +55,10 @@ final class VariableWidthWriters
         Slice slice = values.getRawSlice();
         byte[] bytes = slice.byteArray();
         int bytesOffset = slice.byteArrayOffset();
-        boolean nullable = vector.getField().isNullable();
         switch (vector) {
             case BaseVariableWidthVector variable -> {
                 if (totalBytes > Integer.MAX_VALUE) {
-                    throw new TrinoException(CONSTRAINT_VIOLATION, format("Too much data for one batch of column %s: %s bytes", vector.getName(), totalBytes));
+                    throw new TrinoException(NOT_SUPPORTED, format("More than 2 GB of values in one batch of column %s: %s bytes", vector.getName(), totalBytes));
                 }
                 variable.allocateNew(totalBytes, count);
                 for (int i = 0; i < count; i++) {
@@ -90,6 +95,44 @@ final class VariableWidthWriters
                 variable.setValueCount(count);
             }
             default -> throw unsupported(type, vector);
+        }
+    }
+
+    /**
+     * Positions {@code 0..count-1} of a block: their bytes are contiguous in its slice, so they are copied at once and
+     * the offsets shifted.
+     */
+    private static void plain(FieldVector vector, VariableWidthBlock values, WriteSource source, boolean nullable)
+    {
+        int count = source.count();
+        int start = count == 0 ? 0 : values.getRawSliceOffset(0);
+        int end = count == 0 ? 0 : values.getRawSliceOffset(count - 1) + values.getSliceLength(count - 1);
+        Slice slice = values.getRawSlice();
+        switch (vector) {
+            case BaseVariableWidthVector variable -> {
+                variable.allocateNew(end - start, count);
+                variable.getDataBuffer().setBytes(0, slice.byteArray(), slice.byteArrayOffset() + start, end - start);
+                ArrowBuf offsets = variable.getOffsetBuffer();
+                for (int i = 0; i < count; i++) {
+                    offsets.setInt((i + 1L) * BaseVariableWidthVector.OFFSET_WIDTH, values.getRawSliceOffset(i) + values.getSliceLength(i) - start);
+                }
+                source.setPlainValidity(vector, nullable);
+                // every offset is written: keep setValueCount from filling "holes"
+                variable.setLastSet(count - 1);
+                variable.setValueCount(count);
+            }
+            case BaseLargeVariableWidthVector variable -> {
+                variable.allocateNew(end - start, count);
+                variable.getDataBuffer().setBytes(0, slice.byteArray(), slice.byteArrayOffset() + start, end - start);
+                ArrowBuf offsets = variable.getOffsetBuffer();
+                for (int i = 0; i < count; i++) {
+                    offsets.setLong((i + 1L) * BaseLargeVariableWidthVector.OFFSET_WIDTH, values.getRawSliceOffset(i) + values.getSliceLength(i) - start);
+                }
+                source.setPlainValidity(vector, nullable);
+                variable.setLastSet(count - 1);
+                variable.setValueCount(count);
+            }
+            default -> throw new IllegalArgumentException("Not a variable width vector: " + vector.getClass().getSimpleName());
         }
     }
 

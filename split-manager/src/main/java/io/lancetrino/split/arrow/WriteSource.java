@@ -4,6 +4,8 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.ValueBlock;
 import io.trino.spi.type.Type;
+import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 
 import static io.lancetrino.split.LanceErrorCode.LANCE_UNSUPPORTED_TYPE;
@@ -95,11 +97,33 @@ record WriteSource(ValueBlock block, int[] positions, boolean[] hidden, int coun
     }
 
     /**
-     * True when every index reads the same position of a block without nulls below a parent, so values can be copied
-     * in bulk from the block's raw arrays.
+     * True when index {@code i} reads position {@code i} and nothing is hidden, so values can be copied in bulk from
+     * the block's raw arrays.
      */
     boolean isPlain()
     {
         return positions == null && hidden == null;
+    }
+
+    /**
+     * Validity of a {@link #isPlain plain} source: every index valid but the block's nulls. The vector's validity
+     * buffer must hold {@code count} bits. Only bits change: unlike {@code setNull} of list vectors, offsets are kept.
+     */
+    void setPlainValidity(FieldVector vector, boolean nullable)
+    {
+        ArrowBuf validity = vector.getValidityBuffer();
+        int fullBytes = count >>> 3;
+        validity.setOne(0L, (long) fullBytes);
+        for (int i = fullBytes << 3; i < count; i++) {
+            BitVectorHelper.setBit(validity, i);
+        }
+        if (block.mayHaveNull()) {
+            for (int i = 0; i < count; i++) {
+                // plain: nothing is hidden, so a null in a non-nullable vector fails
+                if (block.isNull(i) && writeAsNull(i, nullable, vector)) {
+                    BitVectorHelper.unsetBit(validity, i);
+                }
+            }
+        }
     }
 }

@@ -54,8 +54,11 @@ import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.UuidVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -318,6 +321,30 @@ final class TestArrowBlocks
             tooPrecise.setValueCount(0);
             assertThatThrownBy(() -> ArrowBlocks.toBlock(shortType, scaleMismatch)).isInstanceOf(TrinoException.class);
             assertThatThrownBy(() -> ArrowBlocks.toBlock(shortType, tooPrecise)).isInstanceOf(TrinoException.class);
+        }
+    }
+
+    @Test
+    void testDictionary()
+    {
+        DictionaryEncoding encoding = new DictionaryEncoding(7L, false, new ArrowType.Int(32, true));
+        try (VarCharVector dictionaryValues = new VarCharVector("dictionary", allocator);
+                IntVector keys = new IntVector("d", new FieldType(true, new ArrowType.Int(32, true), encoding), allocator)) {
+            setStrings(dictionaryValues::setSafe, dictionaryValues::setNull, "red", "green");
+            dictionaryValues.setValueCount(2);
+            DictionaryProvider.MapDictionaryProvider dictionaries = new DictionaryProvider.MapDictionaryProvider(new Dictionary(dictionaryValues, encoding));
+            keys.setSafe(0, 1);
+            keys.setNull(1);
+            keys.setSafe(2, 0);
+            keys.setSafe(3, 1);
+            keys.setValueCount(4);
+            Block block = ArrowBlocks.toBlock(VARCHAR, keys, dictionaries);
+            assertThat(values(VARCHAR, block)).containsExactly("green", null, "red", "green");
+            assertThat(block.isNull(1)).isTrue();
+            // without the reader's dictionaries the keys cannot be read as strings
+            assertThatThrownBy(() -> ArrowBlocks.toBlock(VARCHAR, keys)).isInstanceOf(TrinoException.class);
+            keys.setSafe(1, 2);
+            assertThatThrownBy(() -> ArrowBlocks.toBlock(VARCHAR, keys, dictionaries)).isInstanceOf(TrinoException.class).hasMessageContaining("dictionary key 2");
         }
     }
 
