@@ -20,7 +20,7 @@ import static java.nio.file.StandardOpenOption.WRITE;
  * Local disk. Exclusive creation writes a staging file completely and hard-links it to the final name, which fails if
  * the name exists, so readers never see a partial manifest and a concurrent writer cannot replace one.
  */
-public final class LocalTableFileSystem
+public class LocalTableFileSystem
         implements TableFileSystem
 {
     public static Path toPath(String location)

@@ -153,6 +153,87 @@ final class TestTableCommitter
     }
 
     @Test
+    void testConcurrentDeletesOnOneFragmentNeverLoseAnUpdate(@TempDir Path dir)
+            throws Exception
+    {
+        String uri = twoFragmentTable(dir);
+        LanceTable table = table(uri);
+        ExecutorService executor = Executors.newFixedThreadPool(4);
+        try {
+            for (int round = 0; round < 10; round++) {
+                TableSnapshot read = new RefResolver(table).latest(Optional.empty());
+                List<Future<CommitResult>> commits = new ArrayList<>();
+                for (int writer = 0; writer < 4; writer++) {
+                    // each writer deletes its own row on top of the fragment's current deletions
+                    RoaringBitmap rows = readDeletions(read, read.manifest().getFragments(0));
+                    rows.add(round * 4 + writer % 10);
+                    Transaction delete = delete(read, 0, rows, false);
+                    commits.add(executor.submit(() -> committer.commit(table, Optional.empty(), delete)));
+                }
+                int landed = 0;
+                for (Future<CommitResult> commit : commits) {
+                    try {
+                        commit.get();
+                        landed++;
+                    }
+                    catch (java.util.concurrent.ExecutionException e) {
+                        assertThat(e.getCause()).isInstanceOfSatisfying(LanceTableException.class, conflict -> assertThat(conflict.kind()).isEqualTo(LanceErrorKind.COMMIT_CONFLICT));
+                    }
+                }
+                TableSnapshot after = new RefResolver(table).latest(Optional.empty());
+                assertThat(landed).isEqualTo(1);
+                assertThat(after.version()).isEqualTo(read.version() + 1);
+            }
+        }
+        finally {
+            executor.shutdownNow();
+        }
+    }
+
+    private RoaringBitmap readDeletions(TableSnapshot snapshot, DataFragment fragment)
+            throws Exception
+    {
+        if (!fragment.hasDeletionFile()) {
+            return new RoaringBitmap();
+        }
+        String location = io.lancetrino.metadata.FilePaths.deletionFile(snapshot, fragment).orElseThrow();
+        return DeletionVectors.read(location, fileSystem.readFile(location), DeletionVectors.isBitmapLocation(location), allocator);
+    }
+
+    @Test
+    void testFailedCommitLeavesThePreviousVersion(@TempDir Path dir)
+            throws Exception
+    {
+        String uri = twoFragmentTable(dir);
+        List<DataFragment> written = writeFragments(uri, 900, 4);
+        // the store fails while publishing the manifest, after data and transaction files exist
+        LocalTableFileSystem failing = new LocalTableFileSystem()
+        {
+            @Override
+            public void createExclusive(String location, byte[] data)
+                    throws java.io.IOException
+            {
+                throw new java.io.IOException("injected failure writing " + location);
+            }
+        };
+        LanceTable table = new LanceTable(failing, uri, "t", ManifestCache.disabled());
+        assertThatThrownBy(() -> committer.commit(table, Optional.empty(), append(2, written)))
+                .isInstanceOfSatisfying(LanceTableException.class, e -> assertThat(e.kind()).isEqualTo(LanceErrorKind.FILESYSTEM_ERROR))
+                .hasMessageContaining("injected failure");
+        assertThat(Files.exists(Path.of(uri, "data", written.getFirst().getFiles(0).getPath()))).isTrue();
+        assertThat(table(uri).latestVersion(Optional.empty())).hasValue(2);
+        try (Dataset dataset = Dataset.open(uri, allocator)) {
+            assertThat(dataset.version()).isEqualTo(2);
+            assertThat(dataset.countRows()).isEqualTo(20);
+        }
+        // the same change commits once the store works again
+        assertThat(committer.commit(table(uri), Optional.empty(), append(2, written)).version()).isEqualTo(3);
+        try (Dataset dataset = Dataset.open(uri, allocator)) {
+            assertThat(dataset.countRows()).isEqualTo(24);
+        }
+    }
+
+    @Test
     void testAppendAfterOverwriteIsIncompatible(@TempDir Path dir)
             throws Exception
     {
