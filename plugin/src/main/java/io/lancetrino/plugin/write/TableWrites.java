@@ -32,6 +32,7 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableMetadata;
+import io.trino.spi.connector.SchemaNotFoundException;
 import io.trino.spi.connector.SchemaTableName;
 import org.apache.arrow.memory.BufferAllocator;
 import org.roaringbitmap.RoaringBitmap;
@@ -65,6 +66,8 @@ public final class TableWrites
     public static final String USER_PROPERTY = "trino.user";
     public static final String STATEMENT_PROPERTY = "trino.statement";
     private static final String COMMENT = "comment";
+    // the Arrow C data interface the Lance SDK's file reader imports schemas through reads names of up to 32,766 bytes
+    private static final int MAX_FIELD_NAME_BYTES = 32_766;
 
     private final LanceCatalog catalog;
     private final TableCommitter committer;
@@ -79,6 +82,9 @@ public final class TableWrites
     public LanceWritableTableHandle beginCreate(ConnectorSession session, ConnectorTableMetadata metadata, boolean replace)
     {
         SchemaTableName name = metadata.getTable();
+        if (!catalog.schemaExists(session.getIdentity(), name.getSchemaName())) {
+            throw new SchemaNotFoundException(name.getSchemaName());
+        }
         Optional<LanceTable> existing = catalog.openTable(session.getIdentity(), name);
         if (existing.isPresent() && !replace) {
             throw new TrinoException(TABLE_ALREADY_EXISTS, "Table already exists: " + name);
@@ -154,15 +160,23 @@ public final class TableWrites
                 .build());
     }
 
-    public void finishMerge(ConnectorSession session, LanceMergeTableHandle handle, Collection<Slice> results, String statement)
+    /**
+     * Commits a DELETE, UPDATE or MERGE; the statement kind recorded is {@link RowChangeStatement}'s inference.
+     */
+    public void finishMerge(ConnectorSession session, LanceMergeTableHandle handle, Collection<Slice> results)
     {
         List<DataFragment> appended = new ArrayList<>();
         Map<Long, RoaringBitmap> deleted = new HashMap<>();
+        long insertRows = 0;
+        long mergeDeleteRows = 0;
         for (Slice slice : results) {
             MergeResult result = MergeResult.fromSlice(slice);
             result.newFragments().forEach(bytes -> appended.add(parseFragment(bytes)));
             result.deletedRows().forEach((fragment, rows) -> deleted.computeIfAbsent(fragment, _ -> new RoaringBitmap()).or(MergeResult.deserialize(rows)));
+            insertRows += result.insertRows();
+            mergeDeleteRows += result.mergeDeleteRows();
         }
+        String statement = handle.statement().confirm(insertRows, mergeDeleteRows).name();
         if (appended.isEmpty() && deleted.isEmpty()) {
             return;
         }
@@ -177,6 +191,11 @@ public final class TableWrites
                     continue;
                 }
                 RoaringBitmap all = existingDeletions(fileSystem, snapshot, fragment, allocator);
+                if (RoaringBitmap.intersects(all, rows) || rows.last() >= fragment.getPhysicalRows()) {
+                    // the rows were read from another version than this one: never report a change that did not happen
+                    throw new TrinoException(LanceErrorCode.LANCE_COMMIT_CONFLICT, "Table %s, fragment %s: rows to delete are already deleted or missing in %s; re-run the statement"
+                            .formatted(handle.table().schemaTableName(), fragment.getId(), snapshot.describe()));
+                }
                 all.or(rows);
                 if (all.getLongCardinality() >= fragment.getPhysicalRows()) {
                     removed.add(fragment.getId());
@@ -289,8 +308,10 @@ public final class TableWrites
             if (column.isHidden()) {
                 continue;
             }
-            arrowFields.add(ArrowTypes.toArrowField(column.getName(), column.getType(), column.isNullable())
-                    .orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "Table %s: column %s has type %s, which Lance tables cannot store".formatted(table, column.getName(), column.getType().getDisplayName()))));
+            org.apache.arrow.vector.types.pojo.Field arrowField = ArrowTypes.toArrowField(column.getName(), column.getType(), column.isNullable())
+                    .orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "Table %s: column %s has type %s, which Lance tables cannot store".formatted(table, column.getName(), column.getType().getDisplayName())));
+            checkFieldNames(table, arrowField);
+            arrowFields.add(arrowField);
         }
         List<Field> fields = new ArrayList<>(LanceFields.fromArrow(arrowFields, 0));
         for (ColumnMetadata column : columns) {
@@ -305,6 +326,39 @@ public final class TableWrites
             }
         }
         return fields;
+    }
+
+    /**
+     * Names a Lance table can hold and the SDK can read back: a top-level name without {@code .} (Lance reads it as a
+     * path into a struct), and no name, nested ones included, longer than the SDK's file reader imports.
+     */
+    static void checkFieldNames(SchemaTableName table, org.apache.arrow.vector.types.pojo.Field field)
+    {
+        checkColumnName(table, field.getName());
+        field.getChildren().forEach(child -> checkNestedNames(table, child));
+    }
+
+    static void checkColumnName(SchemaTableName table, String name)
+    {
+        if (name.contains(".")) {
+            throw new TrinoException(NOT_SUPPORTED, "Table %s: column name '%s' contains '.', which Lance does not allow in a top-level column name".formatted(table, name));
+        }
+        checkNameLength(table, name);
+    }
+
+    private static void checkNestedNames(SchemaTableName table, org.apache.arrow.vector.types.pojo.Field field)
+    {
+        checkNameLength(table, field.getName());
+        field.getChildren().forEach(child -> checkNestedNames(table, child));
+    }
+
+    private static void checkNameLength(SchemaTableName table, String name)
+    {
+        int length = name.getBytes(UTF_8).length;
+        if (length > MAX_FIELD_NAME_BYTES) {
+            throw new TrinoException(NOT_SUPPORTED, "Table %s: column or field name '%s...' is %s bytes long; Lance data files can be read back with names of at most %s bytes"
+                    .formatted(table, name.substring(0, 20), length, MAX_FIELD_NAME_BYTES));
+        }
     }
 
     static Transaction.Builder transaction(ConnectorSession session, long readVersion, String statement)
