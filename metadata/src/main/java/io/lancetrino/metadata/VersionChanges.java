@@ -1,6 +1,7 @@
 package io.lancetrino.metadata;
 
 import com.google.common.collect.ImmutableList;
+import com.google.protobuf.ByteString;
 import io.lancetrino.metadata.proto.BasePath;
 import io.lancetrino.metadata.proto.DataFile;
 import io.lancetrino.metadata.proto.DataFragment;
@@ -11,6 +12,7 @@ import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.metadata.schema.LanceSchema;
 
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -442,7 +444,7 @@ public record VersionChanges(List<Change> changes)
         List<Change> removed = new ArrayList<>();
         List<Change> deletions = new ArrayList<>();
         List<Change> files = new ArrayList<>();
-        List<Change> added = new ArrayList<>();
+        List<FragmentAdded> added = new ArrayList<>();
         for (DataFragment old : before.values()) {
             DataFragment now = after.get(old.getId());
             if (now == null) {
@@ -475,7 +477,7 @@ public record VersionChanges(List<Change> changes)
                 added.add(new FragmentAdded(now.getId(), now.getPhysicalRows(), VersionSummary.deletedRows(now)));
             }
         }
-        added.sort((left, right) -> Long.compare(((FragmentAdded) left).fragmentId(), ((FragmentAdded) right).fragmentId()));
+        added.sort(Comparator.comparingLong(FragmentAdded::fragmentId));
         changes.addAll(removed);
         changes.addAll(deletions);
         changes.addAll(files);
@@ -518,7 +520,7 @@ public record VersionChanges(List<Change> changes)
         }
     }
 
-    private static Map<String, String> utf8(Map<String, com.google.protobuf.ByteString> map)
+    private static Map<String, String> utf8(Map<String, ByteString> map)
     {
         Map<String, String> result = new LinkedHashMap<>();
         map.forEach((key, value) -> result.put(key, value.toString(UTF_8)));

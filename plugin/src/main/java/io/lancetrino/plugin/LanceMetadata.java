@@ -6,6 +6,7 @@ import io.airlift.log.Logger;
 import io.airlift.slice.Slice;
 import io.lancetrino.plugin.write.LanceMergeTableHandle;
 import io.lancetrino.plugin.write.LanceWritableTableHandle;
+import io.lancetrino.plugin.write.RowChangeStatement;
 import io.lancetrino.plugin.write.SchemaChanges;
 import io.lancetrino.plugin.write.TableWrites;
 import io.trino.spi.connector.ColumnPosition;
@@ -50,6 +51,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
@@ -64,6 +66,20 @@ public final class LanceMetadata
     private final LanceCatalog catalog;
     private final TableWrites writes;
     private final SchemaChanges schemaChanges;
+    /**
+     * Tables of which Trino asked for the metadata of a data column. One instance serves one transaction, and writes
+     * run one statement per transaction, so at {@code beginMerge} this tells a MERGE (whose analysis reads every
+     * column's default) from an UPDATE or DELETE; see {@link RowChangeStatement}.
+     */
+    private final Set<TableKey> dataColumnMetadataRead = ConcurrentHashMap.newKeySet();
+
+    private record TableKey(String tableRoot, Optional<String> branch)
+    {
+        static TableKey of(LanceTableHandle handle)
+        {
+            return new TableKey(handle.tableRoot(), handle.branch());
+        }
+    }
 
     public LanceMetadata(LanceCatalog catalog, TableWrites writes, SchemaChanges schemaChanges)
     {
@@ -173,6 +189,9 @@ public final class LanceMetadata
     public ColumnMetadata getColumnMetadata(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle columnHandle)
     {
         LanceColumnHandle column = (LanceColumnHandle) columnHandle;
+        if (!column.isRowAddress() && tableHandle instanceof LanceTableHandle table) {
+            dataColumnMetadataRead.add(TableKey.of(table));
+        }
         return column.toColumnMetadata(Optional.empty());
     }
 
@@ -267,13 +286,14 @@ public final class LanceMetadata
     {
         checkNoRetries(retryMode);
         LanceTableHandle table = (LanceTableHandle) tableHandle;
-        return new LanceMergeTableHandle(table, writes.beginInsert(session, table));
+        RowChangeStatement statement = RowChangeStatement.infer(updateCaseColumns.keySet(), dataColumnMetadataRead.contains(TableKey.of(table)));
+        return new LanceMergeTableHandle(table, writes.beginInsert(session, table), statement);
     }
 
     @Override
     public void finishMerge(ConnectorSession session, ConnectorMergeTableHandle mergeTableHandle, List<ConnectorTableHandle> sourceTableHandles, Collection<Slice> fragments, Collection<ComputedStatistics> computedStatistics)
     {
-        writes.finishMerge(session, (LanceMergeTableHandle) mergeTableHandle, fragments, "MERGE");
+        writes.finishMerge(session, (LanceMergeTableHandle) mergeTableHandle, fragments);
     }
 
     @Override
@@ -291,10 +311,12 @@ public final class LanceMetadata
     @Override
     public void addColumn(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnMetadata column, ColumnPosition position)
     {
-        if (!(position instanceof ColumnPosition.Last)) {
-            throw new TrinoException(NOT_SUPPORTED, "This connector adds columns only at the end");
+        // the SPI's own messages for a position this connector does not support
+        switch (position) {
+            case ColumnPosition.First _ -> throw new TrinoException(NOT_SUPPORTED, "This connector does not support adding columns with FIRST clause");
+            case ColumnPosition.After _ -> throw new TrinoException(NOT_SUPPORTED, "This connector does not support adding columns with AFTER clause");
+            case ColumnPosition.Last _ -> schemaChanges.addColumn(session, (LanceTableHandle) tableHandle, column);
         }
-        schemaChanges.addColumn(session, (LanceTableHandle) tableHandle, column);
     }
 
     @Override

@@ -14,9 +14,9 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Metadata tables named {@code "t$versions"}, {@code "t$refs"}, {@code "t$fragments"}, {@code "t$schemas"}. A ref may
- * follow the table name, {@code "t@dev$versions"} or {@code "t@gold$fragments"}, to look at a branch or tag instead of
- * main.
+ * Metadata tables named {@code "t$versions"}, {@code "t$refs"}, {@code "t$fragments"}, {@code "t$schemas"},
+ * {@code "t$transactions"}. A ref may follow the table name, {@code "t@dev$versions"} or {@code "t@gold$fragments"}, to
+ * look at a branch or tag instead of main.
  */
 public final class LanceSystemTables
 {
@@ -50,6 +50,7 @@ public final class LanceSystemTables
                 case "refs" -> new RefsTable(name, table.get());
                 case "fragments" -> new FragmentsTable(name, table.get(), snapshot);
                 case "schemas" -> new SchemasTable(name, table.get(), snapshot);
+                case "transactions" -> new TransactionsTable(name, table.get(), snapshot);
                 default -> null;
             });
         }

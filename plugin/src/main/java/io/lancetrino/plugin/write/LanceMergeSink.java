@@ -17,6 +17,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.IntegerType.INTEGER;
+import static io.trino.spi.type.TinyintType.TINYINT;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -30,6 +32,8 @@ final class LanceMergeSink
     private final int dataColumnCount;
     private final BufferAllocator allocator;
     private final Map<Long, RoaringBitmap> deletedRows = new HashMap<>();
+    private long insertRows;
+    private long mergeDeleteRows;
 
     LanceMergeSink(LanceFileSink inserts, int dataColumnCount, BufferAllocator allocator)
     {
@@ -41,6 +45,7 @@ final class LanceMergeSink
     @Override
     public void storeMergedRows(Page page)
     {
+        countStatementRows(page);
         MergePage merge = MergePage.createDeleteAndInsertPages(page, dataColumnCount);
         merge.getDeletionsPage().ifPresent(deletions -> {
             Block addresses = deletions.getBlock(deletions.getChannelCount() - 1);
@@ -52,6 +57,25 @@ final class LanceMergeSink
         merge.getInsertionsPage().ifPresent(inserts::append);
     }
 
+    /**
+     * Rows only a MERGE produces: plain inserts, and plain deletes from Trino's merge row processor, which marks them
+     * with case number -1 (a DELETE statement's rows carry case 0). See {@link RowChangeStatement}.
+     */
+    private void countStatementRows(Page page)
+    {
+        Block operations = page.getBlock(dataColumnCount);
+        Block caseNumbers = page.getBlock(dataColumnCount + 1);
+        for (int position = 0; position < page.getPositionCount(); position++) {
+            byte operation = TINYINT.getByte(operations, position);
+            if (operation == INSERT_OPERATION_NUMBER) {
+                insertRows++;
+            }
+            else if (operation == DELETE_OPERATION_NUMBER && INTEGER.getInt(caseNumbers, position) < 0) {
+                mergeDeleteRows++;
+            }
+        }
+    }
+
     @Override
     public CompletableFuture<Collection<Slice>> finish()
     {
@@ -59,7 +83,7 @@ final class LanceMergeSink
         Map<Long, byte[]> deletions = new HashMap<>();
         deletedRows.forEach((fragment, rows) -> deletions.put(fragment, MergeResult.serialize(rows)));
         allocator.close();
-        return CompletableFuture.completedFuture(List.of(new MergeResult(fragments, deletions).toSlice()));
+        return CompletableFuture.completedFuture(List.of(new MergeResult(fragments, deletions, insertRows, mergeDeleteRows).toSlice()));
     }
 
     @Override

@@ -15,9 +15,10 @@ import java.util.Map;
 
 /**
  * What one merge sink sends to the coordinator: the fragments it appended and, per existing fragment, the local row
- * offsets it deleted (portable Roaring bytes).
+ * offsets it deleted (portable Roaring bytes); and the counts of rows that only a MERGE statement produces (see
+ * {@link RowChangeStatement}).
  */
-record MergeResult(List<byte[]> newFragments, Map<Long, byte[]> deletedRows)
+record MergeResult(List<byte[]> newFragments, Map<Long, byte[]> deletedRows, long insertRows, long mergeDeleteRows)
 {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 

@@ -59,6 +59,7 @@ public final class SchemaChanges
             var arrowField = ArrowTypes.toArrowField(column.getName(), column.getType(), true)
                     .orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "Table %s: column %s has type %s, which Lance tables cannot store"
                             .formatted(handle.schemaTableName(), column.getName(), column.getType().getDisplayName())));
+            TableWrites.checkFieldNames(handle.schemaTableName(), arrowField);
             if (!column.isNullable()) {
                 throw new TrinoException(NOT_SUPPORTED, "Table %s: an added column must be nullable, because existing rows have no value for %s".formatted(handle.schemaTableName(), column.getName()));
             }
@@ -84,6 +85,7 @@ public final class SchemaChanges
     public void renameColumn(ConnectorSession session, LanceTableHandle handle, LanceColumnHandle column, String target)
     {
         project(session, handle, "RENAME COLUMN", fields -> {
+            TableWrites.checkColumnName(handle.schemaTableName(), target);
             if (fields.stream().anyMatch(field -> field.getParentId() == -1 && field.getName().equals(target))) {
                 throw new TrinoException(ALREADY_EXISTS, "Column '%s' already exists in table %s".formatted(target, handle.schemaTableName()));
             }
