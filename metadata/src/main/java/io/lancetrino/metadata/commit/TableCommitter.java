@@ -9,6 +9,7 @@ import io.lancetrino.metadata.ManifestNaming;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.Transactions;
 import io.lancetrino.metadata.fs.TableFileSystem;
+import io.lancetrino.metadata.proto.IndexSection;
 import io.lancetrino.metadata.proto.Manifest;
 import io.lancetrino.metadata.proto.Transaction;
 
@@ -62,7 +63,7 @@ public final class TableCommitter
         String transactionFile = writeTransaction(table.fileSystem(), table.datasetLocation(Optional.empty()), transaction);
         Manifest manifest = ManifestBuilder.apply(template, transaction, 1, transactionFile, clock.instant());
         try {
-            return new CommitResult(publish(table, Optional.empty(), ManifestNaming.V2, manifest), 1);
+            return new CommitResult(publish(table, Optional.empty(), ManifestNaming.V2, manifest, Optional.empty()), 1);
         }
         catch (FileAlreadyExistsException e) {
             throw new LanceTableException(COMMIT_CONFLICT, "Table %s was created by another writer at the same time".formatted(table.displayName()), e);
@@ -95,8 +96,10 @@ public final class TableCommitter
                 checkConflict(table, branch, transaction, version);
             }
             Manifest manifest = settings.apply(ManifestBuilder.apply(base.manifest(), transaction, latest + 1, transactionFile, clock.instant()));
+            // indices live in their own section of the manifest file; this connector keeps them unless it replaces the data
+            Optional<IndexSection> indices = manifest.hasIndexSection() ? base.manifestFile().indexSection() : Optional.empty();
             try {
-                return new CommitResult(publish(table, branch, naming(base), manifest), attempt);
+                return new CommitResult(publish(table, branch, naming(base), manifest, indices), attempt);
             }
             catch (FileAlreadyExistsException e) {
                 backOff(attempt);
@@ -150,12 +153,12 @@ public final class TableCommitter
         return name;
     }
 
-    private static ManifestFile publish(LanceTable table, Optional<String> branch, ManifestNaming naming, Manifest manifest)
+    private static ManifestFile publish(LanceTable table, Optional<String> branch, ManifestNaming naming, Manifest manifest, Optional<IndexSection> indices)
             throws FileAlreadyExistsException
     {
         String versions = table.versionsDirectory(branch);
         String location = TableFileSystem.join(versions, naming.fileName(manifest.getVersion()));
-        byte[] bytes = ManifestFile.serialize(manifest, Optional.empty(), Optional.empty());
+        byte[] bytes = ManifestFile.serialize(manifest, Optional.empty(), indices);
         try {
             table.fileSystem().createExclusive(location, bytes);
         }

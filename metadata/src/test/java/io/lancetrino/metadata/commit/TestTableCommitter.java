@@ -234,6 +234,26 @@ final class TestTableCommitter
     }
 
     @Test
+    void testIndicesAreCarriedForward(@TempDir Path dir)
+            throws Exception
+    {
+        String uri = twoFragmentTable(dir);
+        try (Dataset dataset = Dataset.open(uri, allocator)) {
+            dataset.createIndex(List.of("id"), org.lance.index.IndexType.BTREE, Optional.of("id_idx"),
+                    org.lance.index.IndexParams.builder().setScalarIndexParams(org.lance.index.scalar.ScalarIndexParams.create("btree")).build(), true);
+        }
+        LanceTable table = table(uri);
+        long indexed = table.latestVersion(Optional.empty()).orElseThrow();
+        CommitResult result = committer.commit(table, Optional.empty(), append(indexed, writeFragments(uri, 500, 3)));
+        assertThat(result.manifest().indexSection().orElseThrow().getIndicesList()).extracting(io.lancetrino.metadata.proto.IndexMetadata::getName).containsExactly("id_idx");
+        try (Dataset dataset = Dataset.open(uri, allocator)) {
+            assertThat(dataset.countRows("id = 5 OR id = 501")).isEqualTo(2);
+            // fails when the SDK cannot find the index
+            assertThat(dataset.countIndexedRows("id_idx", "id >= 0", Optional.empty())).isPositive();
+        }
+    }
+
+    @Test
     void testAppendAfterOverwriteIsIncompatible(@TempDir Path dir)
             throws Exception
     {
