@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -70,13 +71,12 @@ final class TestLanceWrites
         assertUpdate("CREATE TABLE all_types AS SELECT * FROM (VALUES " + values + ", " + nulls + ") AS t(c_bool, c_tinyint, c_smallint, c_integer, c_bigint, c_real, c_double, " +
                 "c_short_decimal, c_long_decimal, c_varchar, c_varbinary, c_date, c_time, c_ts6, c_ts9, c_tstz3, c_tstz6, c_array, c_embedding, c_row, c_array_row)", 2);
         assertThat(query("SELECT * FROM all_types")).matches("VALUES " + values + ", " + "(CAST(NULL AS boolean), CAST(NULL AS tinyint), CAST(NULL AS smallint), CAST(NULL AS integer), CAST(NULL AS bigint), " +
-                "CAST(NULL AS real), CAST(NULL AS double), CAST(NULL AS decimal(10,2)), CAST(NULL AS decimal(38,10)), CAST(NULL AS varchar), CAST(NULL AS varbinary), CAST(NULL AS date), " +
+                "CAST(NULL AS real), CAST(NULL AS double), CAST(NULL AS decimal(10,2)), CAST(NULL AS decimal(38,10)), CAST(NULL AS varchar(5)), CAST(NULL AS varbinary), CAST(NULL AS date), " +
                 "CAST(NULL AS time(6)), CAST(NULL AS timestamp(6)), CAST(NULL AS timestamp(9)), CAST(NULL AS timestamp(3) with time zone), CAST(NULL AS timestamp(6) with time zone), " +
                 "CAST(NULL AS array(integer)), CAST(NULL AS array(real)), CAST(NULL AS row(a integer, b varchar)), CAST(NULL AS array(row(c bigint))))");
-        // the Lance SDK reads the same values
-        List<MaterializedRow> trino = computeActual("SELECT c_bigint, c_varchar, c_long_decimal, c_ts9, c_array FROM all_types").getMaterializedRows();
-        assertThat(SdkScans.scanRows(warehouse.resolve("w/all_types.lance"), org.lance.Ref.ofMain(), List.of("c_bigint", "c_varchar", "c_long_decimal", "c_ts9", "c_array")))
-                .containsExactlyInAnyOrderElementsOf(trino);
+        // the Lance SDK reads the same values, every column
+        assertThat(SdkScans.scanRows(warehouse.resolve("w/all_types.lance"), org.lance.Ref.ofMain(), List.of()))
+                .containsExactlyInAnyOrderElementsOf(computeActual("SELECT * FROM all_types").getMaterializedRows());
     }
 
     @Test
@@ -127,6 +127,7 @@ final class TestLanceWrites
         assertUpdate("INSERT INTO strict VALUES (1, 1.25, 'abc')", 1);
         assertQueryFails("INSERT INTO strict VALUES (NULL, 1, 'x')", "NULL value not allowed for NOT NULL column: id");
         assertQueryFails("INSERT INTO strict VALUES (2, 12345.678, 'x')", ".*(Cannot cast|out of range|exceeds).*");
+        assertQueryFails("INSERT INTO strict VALUES (2, 1, 'abcd')", ".*Cannot truncate non-space characters.*");
         assertQueryFails("CREATE TABLE bad_type (m map(varchar, bigint))", "Table w.bad_type: column m has type map\\(varchar, bigint\\), which Lance tables cannot store");
         assertQueryFails("CREATE TABLE bad_format (id bigint) WITH (file_format_version = '0.1')", "file_format_version must be one of \\[2.0, 2.1\\], not '0.1'");
         // a query that fails after workers wrote files commits nothing
@@ -153,5 +154,32 @@ final class TestLanceWrites
         assertUpdate("DELETE FROM shared WHERE id = 5", 1);
         assertThat(SdkScans.scanRows(warehouse.resolve("w/shared.lance"), org.lance.Ref.ofMain(), List.of()))
                 .containsExactlyInAnyOrderElementsOf(computeActual("SELECT * FROM shared").getMaterializedRows());
+
+        // the SDK appends to what the connector wrote, and the connector reads it
+        try (org.apache.arrow.memory.BufferAllocator allocator = io.lancetrino.metadata.ArrowAllocators.newRootAllocator(Long.MAX_VALUE);
+                org.lance.Dataset dataset = org.lance.Dataset.open(uri, allocator);
+                org.apache.arrow.vector.VectorSchemaRoot root = org.apache.arrow.vector.VectorSchemaRoot.create(dataset.getSchema(), allocator)) {
+            ((org.apache.arrow.vector.BigIntVector) root.getVector("id")).setSafe(0, 200);
+            ((org.apache.arrow.vector.VarCharVector) root.getVector("name")).setSafe(0, "SDK".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            root.setRowCount(1);
+            new org.lance.FragmentOperation.Append(org.lance.Fragment.create(uri, allocator, root, new org.lance.WriteParams.Builder().build()))
+                    .commit(allocator, uri, Optional.of(dataset.version()), java.util.Map.of()).close();
+        }
+        assertQuery("SELECT name FROM shared WHERE id = 200", "VALUES 'SDK'");
+        assertUpdate("UPDATE shared SET name = 'BOTH' WHERE id = 200", 1);
+        assertThat(SdkScans.scanRows(warehouse.resolve("w/shared.lance"), org.lance.Ref.ofMain(), List.of()))
+                .containsExactlyInAnyOrderElementsOf(computeActual("SELECT * FROM shared").getMaterializedRows());
+    }
+
+    @Test
+    void testExistingTablesKeepTheirManifestNaming()
+            throws Exception
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS w");
+        io.lancetrino.tests.fixtures.LanceFixtures.v1Naming(warehouse.resolve("w"), "old_naming");
+        assertUpdate("INSERT INTO old_naming SELECT max(id) + 1, 'more' FROM old_naming", 1);
+        assertThat(warehouse.resolve("w/old_naming.lance/_versions/3.manifest")).exists();
+        assertUpdate("CREATE TABLE new_naming (id bigint)");
+        assertThat(warehouse.resolve("w/new_naming.lance/_versions/18446744073709551614.manifest")).exists();
     }
 }

@@ -309,7 +309,7 @@ public final class LancePageSource
                     }
                 }
                 List<String> projected = names.build();
-                ArrowReader batches = ranges.isEmpty() ? null : reader.readAll(projected, ranges, batchRows);
+                ArrowReader batches = ranges.isEmpty() ? null : reader.readAll(projected.stream().map(FileStream::fieldPath).toList(), ranges, batchRows);
                 FileStream stream = new FileStream(split, file, reader, batches, columns.build(), projected, handles.build());
                 stream.exhausted = batches == null;
                 return stream;
@@ -318,6 +318,18 @@ public final class LancePageSource
                 closeQuietly(reader);
                 throw new TrinoException(LANCE_BAD_DATA, "Table %s, fragment %s: cannot read data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), e.getMessage()), e);
             }
+        }
+
+        /**
+         * The SDK resolves projected names as field paths, where {@code .} separates and {@code `} quotes
+         * (doubled inside quotes), so a name holding either is quoted to stay one top-level name.
+         */
+        private static String fieldPath(String name)
+        {
+            if (name.contains(".") || name.contains("`")) {
+                return "`" + name.replace("`", "``") + "`";
+            }
+            return name;
         }
 
         List<Integer> columns()

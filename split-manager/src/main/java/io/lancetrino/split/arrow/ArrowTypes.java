@@ -37,7 +37,7 @@ import static io.trino.spi.type.VarbinaryType.VARBINARY;
  * <tr><td>BOOLEAN, TINYINT, SMALLINT, INTEGER, BIGINT</td><td>Bool, Int8/16/32/64</td><td>same</td></tr>
  * <tr><td>REAL, DOUBLE</td><td>Float32, Float64</td><td>same</td></tr>
  * <tr><td>DECIMAL(p, s)</td><td>Decimal128(p, s)</td><td>same</td></tr>
- * <tr><td>VARCHAR, VARCHAR(n)</td><td>Utf8</td><td>VARCHAR (the length bound is not stored)</td></tr>
+ * <tr><td>VARCHAR, VARCHAR(n)</td><td>Utf8 (n in field metadata)</td><td>same</td></tr>
  * <tr><td>VARBINARY</td><td>Binary</td><td>same</td></tr>
  * <tr><td>DATE</td><td>Date32(day)</td><td>same</td></tr>
  * <tr><td>TIME(p)</td><td>Time32(s) p = 0, Time32(ms) p 1..3, Time64(us) p 4..6, Time64(ns) p 7..9</td>
@@ -72,6 +72,9 @@ public final class ArrowTypes
             case ArrayType arrayType -> toArrowField(LIST_ITEM, arrayType.getElementType(), true)
                     .map(item -> new Field(name, new FieldType(nullable, ArrowType.List.INSTANCE, null), List.of(item)));
             case RowType rowType -> structField(name, rowType, nullable);
+            // the bound is kept in field metadata so inserts keep checking it
+            case VarcharType varchar when !varchar.isUnbounded() -> Optional.of(new Field(name,
+                    new FieldType(nullable, ArrowType.Utf8.INSTANCE, null, java.util.Map.of(TrinoTypes.VARCHAR_LENGTH, String.valueOf(varchar.getBoundedLength()))), List.of()));
             default -> primitiveType(type).map(arrowType -> new Field(name, new FieldType(nullable, arrowType, null), List.of()));
         };
     }

@@ -6,6 +6,7 @@ import io.lancetrino.metadata.schema.LogicalTypes;
 import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.RowType;
 import io.trino.spi.type.Type;
+import io.trino.spi.type.VarcharType;
 
 import java.util.List;
 import java.util.Optional;
@@ -31,6 +32,8 @@ import static io.trino.spi.type.VarcharType.VARCHAR;
 public final class TrinoTypes
 {
     static final String BFLOAT16 = "lance.bfloat16";
+    /** Field metadata that keeps the bound of a {@code VARCHAR(n)} column created through Trino */
+    public static final String VARCHAR_LENGTH = "trino.varchar-length";
     private static final String EXTENSION_NAME = "ARROW:extension:name";
     private static final int MAX_DECIMAL_PRECISION = 38;
 
@@ -53,6 +56,10 @@ public final class TrinoTypes
             default -> {
                 if (BFLOAT16.equals(field.metadata().get(EXTENSION_NAME))) {
                     yield Optional.of(REAL);
+                }
+                String length = field.metadata().get(VARCHAR_LENGTH);
+                if (length != null && (logicalType.equals("string") || logicalType.equals("large_string"))) {
+                    yield Optional.of(VarcharType.createVarcharType(Integer.parseInt(length)));
                 }
                 yield primitiveType(logicalType);
             }
