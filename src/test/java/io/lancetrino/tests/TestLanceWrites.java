@@ -104,6 +104,9 @@ final class TestLanceWrites
         assertQuery("SELECT comment FROM system.metadata.table_comments WHERE table_name = 'evolve'", "VALUES 'renamed'");
         // every version is still readable with its own schema
         assertQuery("SELECT id, name FROM evolve FOR VERSION AS OF 2", "VALUES (1, 'a'), (2, 'b'), (3, 'c')");
+        // the Lance SDK reads the evolved schema the same way, and keeps appending to it
+        assertThat(SdkScans.scanRows(warehouse.resolve("w/evolve.lance"), org.lance.Ref.ofMain(), List.of()))
+                .containsExactlyInAnyOrderElementsOf(computeActual("SELECT * FROM evolve").getMaterializedRows());
 
         assertUpdate("TRUNCATE TABLE evolve");
         assertQuery("SELECT count(*) FROM evolve", "VALUES 0");
