@@ -5,6 +5,7 @@ import com.google.inject.Module;
 import com.google.inject.Scopes;
 import io.lancetrino.plugin.write.LancePageSinkProvider;
 import io.lancetrino.plugin.write.SchemaChanges;
+import io.lancetrino.plugin.write.TableCommits;
 import io.lancetrino.plugin.write.TableWrites;
 import io.lancetrino.split.LanceConfig;
 import io.lancetrino.split.LancePageSourceProvider;
@@ -26,6 +27,7 @@ public final class LanceModule
         binder.bind(LanceCatalog.class).in(Scopes.SINGLETON);
         binder.bind(LanceSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(LancePageSourceProvider.class).in(Scopes.SINGLETON);
+        binder.bind(TableCommits.class).in(Scopes.SINGLETON);
         binder.bind(TableWrites.class).in(Scopes.SINGLETON);
         binder.bind(SchemaChanges.class).in(Scopes.SINGLETON);
         binder.bind(LancePageSinkProvider.class).in(Scopes.SINGLETON);

@@ -2,25 +2,19 @@ package io.lancetrino.plugin.write;
 
 import com.google.inject.Inject;
 import com.google.protobuf.ByteString;
-import io.lancetrino.metadata.LanceTable;
-import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
-import io.lancetrino.metadata.commit.TableCommitter;
 import io.lancetrino.metadata.proto.DataFile;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.proto.Field;
 import io.lancetrino.metadata.proto.Transaction;
 import io.lancetrino.metadata.schema.LanceFields;
-import io.lancetrino.plugin.LanceCatalog;
 import io.lancetrino.split.LanceColumnHandle;
-import io.lancetrino.split.LanceErrorCode;
 import io.lancetrino.split.LanceTableHandle;
 import io.lancetrino.split.arrow.ArrowTypes;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
 
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -41,13 +35,12 @@ public final class SchemaChanges
 {
     private static final String COMMENT = "comment";
 
-    private final LanceCatalog catalog;
-    private final TableCommitter committer = new TableCommitter(20, Clock.systemUTC());
+    private final TableCommits commits;
 
     @Inject
-    public SchemaChanges(LanceCatalog catalog)
+    public SchemaChanges(TableCommits commits)
     {
-        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.commits = requireNonNull(commits, "commits is null");
     }
 
     public void addColumn(ConnectorSession session, LanceTableHandle handle, ColumnMetadata column)
@@ -158,26 +151,11 @@ public final class SchemaChanges
 
     private void commit(ConnectorSession session, LanceTableHandle handle, Transaction.Builder transaction)
     {
-        try {
-            committer.commit(table(session, handle), handle.branch(), transaction.build());
-        }
-        catch (LanceTableException e) {
-            throw LanceErrorCode.toTrinoException(e);
-        }
+        commits.commit(session, handle.tableRoot(), handle.schemaTableName(), handle.branch(), transaction.build());
     }
 
     private TableSnapshot snapshot(ConnectorSession session, LanceTableHandle handle)
     {
-        try {
-            return table(session, handle).snapshot(handle.branch(), handle.version());
-        }
-        catch (LanceTableException e) {
-            throw LanceErrorCode.toTrinoException(e);
-        }
-    }
-
-    private LanceTable table(ConnectorSession session, LanceTableHandle handle)
-    {
-        return catalog.openTable(session.getIdentity(), handle.tableRoot(), handle.schemaTableName());
+        return commits.snapshot(session, handle);
     }
 }

@@ -10,7 +10,6 @@ import io.lancetrino.metadata.FilePaths;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
-import io.lancetrino.metadata.commit.CommitResult;
 import io.lancetrino.metadata.commit.TableCommitter;
 import io.lancetrino.metadata.deletion.DeletionVectors;
 import io.lancetrino.metadata.fs.TableFileSystem;
@@ -38,7 +37,6 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.io.IOException;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -70,13 +68,15 @@ public final class TableWrites
     private static final int MAX_FIELD_NAME_BYTES = 32_766;
 
     private final LanceCatalog catalog;
+    private final TableCommits commits;
     private final TableCommitter committer;
 
     @Inject
-    public TableWrites(LanceCatalog catalog)
+    public TableWrites(LanceCatalog catalog, TableCommits commits)
     {
         this.catalog = requireNonNull(catalog, "catalog is null");
-        this.committer = new TableCommitter(20, Clock.systemUTC());
+        this.commits = requireNonNull(commits, "commits is null");
+        this.committer = commits.committer();
     }
 
     public LanceWritableTableHandle beginCreate(ConnectorSession session, ConnectorTableMetadata metadata, boolean replace)
@@ -243,24 +243,12 @@ public final class TableWrites
 
     private void commit(ConnectorSession session, LanceWritableTableHandle handle, Transaction transaction)
     {
-        LanceTable table = catalog.openTable(session.getIdentity(), handle.tableRoot(), handle.schemaTableName());
-        try {
-            CommitResult result = committer.commit(table, handle.branch(), transaction);
-            requireNonNull(result, "result is null");
-        }
-        catch (LanceTableException e) {
-            throw LanceErrorCode.toTrinoException(e);
-        }
+        commits.commit(session, handle.tableRoot(), handle.schemaTableName(), handle.branch(), transaction);
     }
 
     private TableSnapshot snapshot(ConnectorSession session, LanceTableHandle handle)
     {
-        try {
-            return catalog.openTable(session.getIdentity(), handle.tableRoot(), handle.schemaTableName()).snapshot(handle.branch(), handle.version());
-        }
-        catch (LanceTableException e) {
-            throw LanceErrorCode.toTrinoException(e);
-        }
+        return commits.snapshot(session, handle);
     }
 
     private static RoaringBitmap existingDeletions(TableFileSystem fileSystem, TableSnapshot snapshot, DataFragment fragment, BufferAllocator allocator)
