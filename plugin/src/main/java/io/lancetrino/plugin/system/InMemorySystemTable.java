@@ -1,5 +1,7 @@
 package io.lancetrino.plugin.system;
 
+import io.lancetrino.metadata.LanceTable;
+import io.lancetrino.metadata.TableSnapshot;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableMetadata;
@@ -49,6 +51,17 @@ abstract class InMemorySystemTable
     }
 
     abstract void addRows(InMemoryRecordSet.Builder rows);
+
+    /**
+     * The versions of the current snapshot's branch up to and including it, oldest first.
+     */
+    static List<TableSnapshot> history(LanceTable table, TableSnapshot current)
+    {
+        return table.listVersions(current.branch()).stream()
+                .filter(version -> version <= current.version())
+                .map(version -> table.snapshot(current.branch(), version))
+                .toList();
+    }
 
     static Long timestampWithZone(java.time.Instant instant)
     {

@@ -34,12 +34,7 @@ final class SchemasTable
     void addRows(InMemoryRecordSet.Builder rows)
     {
         SchemaVersions schemas = new SchemaVersions();
-        for (long version : table.listVersions(current.branch())) {
-            if (version > current.version()) {
-                break;
-            }
-            schemas.add(table.snapshot(current.branch(), version));
-        }
+        history(table, current).forEach(schemas::add);
         for (SchemaVersions.SchemaVersion schema : schemas.versions()) {
             rows.addRow(schema.id(), schema.firstVersion(), schema.lastVersion(), schema.columns());
         }

@@ -61,11 +61,8 @@ final class TransactionsTable
     void addRows(InMemoryRecordSet.Builder rows)
     {
         TableSnapshot previous = null;
-        for (long version : table.listVersions(current.branch())) {
-            if (version > current.version()) {
-                break;
-            }
-            TableSnapshot snapshot = table.snapshot(current.branch(), version);
+        for (TableSnapshot snapshot : history(table, current)) {
+            long version = snapshot.version();
             Optional<Transaction> transaction = Transactions.read(table.fileSystem(), snapshot);
             Optional<Manifest> before = previous != null && previous.version() == version - 1
                     ? Optional.of(previous.manifest())

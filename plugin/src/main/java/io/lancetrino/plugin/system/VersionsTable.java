@@ -41,14 +41,10 @@ final class VersionsTable
     void addRows(InMemoryRecordSet.Builder rows)
     {
         SchemaVersions schemas = new SchemaVersions();
-        for (long version : table.listVersions(current.branch())) {
-            if (version > current.version()) {
-                break;
-            }
-            TableSnapshot snapshot = table.snapshot(current.branch(), version);
+        for (TableSnapshot snapshot : history(table, current)) {
             VersionSummary summary = VersionSummary.of(snapshot.manifest());
             rows.addRow(
-                    version,
+                    snapshot.version(),
                     timestampWithZone(RefResolver.commitTime(snapshot)),
                     Transactions.read(table.fileSystem(), snapshot).map(Transactions::operationName).orElse(null),
                     summary.liveRows(),
