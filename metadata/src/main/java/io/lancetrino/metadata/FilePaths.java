@@ -34,12 +34,7 @@ public final class FilePaths
             return Optional.empty();
         }
         DeletionFile deletion = fragment.getDeletionFile();
-        String extension = deletion.getFileType() == DeletionFile.DeletionFileType.BITMAP ? "bin" : "arrow";
-        String name = "%s-%s-%s.%s".formatted(
-                Long.toUnsignedString(fragment.getId()),
-                Long.toUnsignedString(deletion.getReadVersion()),
-                Long.toUnsignedString(deletion.getId()),
-                extension);
+        String name = deletionFileName(fragment.getId(), deletion);
         if (!deletion.hasBaseId()) {
             return Optional.of(TableFileSystem.join(snapshot.datasetLocation(), "_deletions/" + name));
         }
@@ -49,6 +44,18 @@ public final class FilePaths
                     .formatted(snapshot.tableRoot(), snapshot.describe(), fragment.getId(), name, base.getId(), base.getPath()));
         }
         return Optional.of(TableFileSystem.join(TableFileSystem.join(base.getPath(), "_deletions"), name));
+    }
+
+    /**
+     * {@code {fragment_id}-{read_version}-{id}.{arrow|bin}}, numbers printed unsigned.
+     */
+    public static String deletionFileName(long fragmentId, DeletionFile deletion)
+    {
+        return "%s-%s-%s.%s".formatted(
+                Long.toUnsignedString(fragmentId),
+                Long.toUnsignedString(deletion.getReadVersion()),
+                Long.toUnsignedString(deletion.getId()),
+                deletion.getFileType() == DeletionFile.DeletionFileType.BITMAP ? "bin" : "arrow");
     }
 
     private static BasePath basePath(TableSnapshot snapshot, DataFragment fragment, int baseId, String path)

@@ -272,21 +272,20 @@ public final class TableWrites
     private static DeletionFile writeDeletionFile(TableFileSystem fileSystem, TableSnapshot snapshot, long fragmentId, RoaringBitmap rows, BufferAllocator allocator)
     {
         boolean bitmap = DeletionVectors.useBitmap(rows);
-        long id = ThreadLocalRandom.current().nextLong();
-        String name = "%s-%s-%s.%s".formatted(fragmentId, snapshot.version(), Long.toUnsignedString(id), bitmap ? "bin" : "arrow");
-        String location = TableFileSystem.join(snapshot.datasetLocation(), "_deletions/" + name);
+        DeletionFile deletion = DeletionFile.newBuilder()
+                .setFileType(bitmap ? DeletionFile.DeletionFileType.BITMAP : DeletionFile.DeletionFileType.ARROW_ARRAY)
+                .setReadVersion(snapshot.version())
+                .setId(ThreadLocalRandom.current().nextLong())
+                .setNumDeletedRows(rows.getLongCardinality())
+                .build();
+        String location = TableFileSystem.join(snapshot.datasetLocation(), "_deletions/" + FilePaths.deletionFileName(fragmentId, deletion));
         try {
             fileSystem.writeFile(location, bitmap ? DeletionVectors.writeBitmap(rows) : DeletionVectors.writeArrow(rows, allocator));
         }
         catch (IOException e) {
             throw new TrinoException(LANCE_FILESYSTEM_ERROR, "Cannot write deletion file %s: %s".formatted(location, e.getMessage()), e);
         }
-        return DeletionFile.newBuilder()
-                .setFileType(bitmap ? DeletionFile.DeletionFileType.BITMAP : DeletionFile.DeletionFileType.ARROW_ARRAY)
-                .setReadVersion(snapshot.version())
-                .setId(id)
-                .setNumDeletedRows(rows.getLongCardinality())
-                .build();
+        return deletion;
     }
 
     static List<Field> toLanceSchema(SchemaTableName table, List<ColumnMetadata> columns)
