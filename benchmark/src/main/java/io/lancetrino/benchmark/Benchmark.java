@@ -1,0 +1,56 @@
+package io.lancetrino.benchmark;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code bin/bench}: TPC-H on the Lance connector against Trino's Iceberg connector in the same engine, the page
+ * source against the Lance SDK's own scan, and coordinator-side metadata costs. See the README's Benchmark section.
+ */
+public final class Benchmark
+{
+    private Benchmark() {}
+
+    public static void main(String[] args)
+            throws Exception
+    {
+        BenchmarkOptions options = BenchmarkOptions.parse(args, Path.of(System.getProperty("project.root", ".")));
+        BenchmarkReport report = run(options);
+        System.out.println(report.markdown());
+        System.out.println("Written to " + options.outputDirectory().resolve("benchmark.md") + " and benchmark.json");
+        // the query runner leaves non-daemon threads behind
+        System.exit(0);
+    }
+
+    public static BenchmarkReport run(BenchmarkOptions options)
+            throws Exception
+    {
+        try (BenchmarkEnvironment environment = BenchmarkEnvironment.start(options.dataDirectory())) {
+            double generation = TpchData.ensureGenerated(environment, options);
+            List<QueryTimings.QueryResult> queries = QueryTimings.run(environment.runner(), BenchmarkQuery.ALL, options.runs());
+            List<TpchData.TableStorage> storage = new ArrayList<>();
+            for (String table : List.of("lineitem", "orders")) {
+                storage.add(TpchData.storage(environment, table));
+            }
+            ReaderThroughput.Result reader = ReaderThroughput.measure(environment.lanceTable(BenchmarkEnvironment.SCHEMA, "lineitem"), "lineitem", options.runs());
+            List<MetadataTimings.SplitPlanning> planning = MetadataTimings.splitPlanning(environment, options.fragmentCounts());
+            List<MetadataTimings.VersionResolution> versions = MetadataTimings.versionResolution(environment, options.versionCount());
+            BenchmarkReport report = new BenchmarkReport(
+                    options.scale(),
+                    options.runs(),
+                    Runtime.getRuntime().availableProcessors(),
+                    Runtime.getRuntime().maxMemory(),
+                    Runtime.version().toString(),
+                    generation,
+                    queries,
+                    storage,
+                    reader,
+                    planning,
+                    versions,
+                    List.of("shallow clone time and cleanup time: the connector has no clone or cleanup yet"));
+            report.write(options.outputDirectory());
+            return report;
+        }
+    }
+}

@@ -1,0 +1,87 @@
+package io.lancetrino.benchmark;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The figures of one {@code bin/bench} run, written as Markdown (printed, and {@code benchmark.md}) and JSON
+ * ({@code benchmark.json}).
+ */
+public record BenchmarkReport(
+        double scale,
+        int runs,
+        int cores,
+        long maxHeapBytes,
+        String javaVersion,
+        double generationSeconds,
+        List<QueryTimings.QueryResult> queries,
+        List<TpchData.TableStorage> storage,
+        ReaderThroughput.Result reader,
+        List<MetadataTimings.SplitPlanning> splitPlanning,
+        List<MetadataTimings.VersionResolution> versionResolution,
+        List<String> notMeasured)
+{
+    public BenchmarkReport
+    {
+        requireNonNull(javaVersion, "javaVersion is null");
+        queries = List.copyOf(queries);
+        storage = List.copyOf(storage);
+        requireNonNull(reader, "reader is null");
+        splitPlanning = List.copyOf(splitPlanning);
+        versionResolution = List.copyOf(versionResolution);
+        notMeasured = List.copyOf(notMeasured);
+    }
+
+    public void write(Path directory)
+            throws IOException
+    {
+        Files.createDirectories(directory);
+        Files.writeString(directory.resolve("benchmark.md"), markdown());
+        new ObjectMapper()
+                .enable(SerializationFeature.INDENT_OUTPUT)
+                .writeValue(directory.resolve("benchmark.json").toFile(), this);
+    }
+
+    public String markdown()
+    {
+        StringBuilder out = new StringBuilder();
+        out.append("## TPC-H SF%s, %s runs per query, %s cores, heap %s MB, Java %s%n%n".formatted(
+                BenchmarkOptions.scaleName(scale), runs, cores, maxHeapBytes >> 20, javaVersion));
+        out.append("| query | lance s (median) | iceberg s (median) | lance/iceberg | lance min–max s | iceberg min–max s | lance CPU s | iceberg CPU s | same result |\n");
+        out.append("|---|---:|---:|---:|---|---|---:|---:|---|\n");
+        for (QueryTimings.QueryResult query : queries) {
+            out.append("| %s | %.3f | %.3f | %.2f | %.3f–%.3f | %.3f–%.3f | %.2f | %.2f | %s |%n".formatted(
+                    query.name(), query.lance().medianSeconds(), query.iceberg().medianSeconds(), query.ratio(),
+                    query.lance().minSeconds(), query.lance().maxSeconds(), query.iceberg().minSeconds(), query.iceberg().maxSeconds(),
+                    query.lance().medianCpuSeconds(), query.iceberg().medianCpuSeconds(), query.sameResult() ? "yes" : "**NO**"));
+        }
+        out.append("\n| table | lance data bytes | iceberg data bytes | lance/iceberg | lance table bytes | iceberg table bytes |\n");
+        out.append("|---|---:|---:|---:|---:|---:|\n");
+        for (TpchData.TableStorage table : storage) {
+            out.append("| %s | %,d | %,d | %.2f | %,d | %,d |%n".formatted(table.table(), table.lanceDataBytes(), table.icebergDataBytes(), table.ratio(), table.lanceTotalBytes(), table.icebergTotalBytes()));
+        }
+        out.append("\n| reader (%s, all columns, %,d rows) | rows/s |\n|---|---:|\n".formatted(reader.table(), reader.rows()));
+        out.append("| Lance SDK dataset scan | %,.0f |%n".formatted(reader.sdkRowsPerSecond()));
+        out.append("| connector page source (%s splits) | %,.0f |%n".formatted(reader.pageSourceSplits(), reader.pageSourceRowsPerSecond()));
+        out.append("| page source / SDK | %.0f%% |%n".formatted(100 * reader.pageSourceShare()));
+        out.append("\n| fragments | splits | planning s (manifest read and parsed) | planning s (manifest cached) |\n|---:|---:|---:|---:|\n");
+        for (MetadataTimings.SplitPlanning planning : splitPlanning) {
+            out.append("| %,d | %,d | %.3f | %.3f |%n".formatted(planning.fragments(), planning.splits(), planning.coldSeconds(), planning.warmSeconds()));
+        }
+        out.append("\n| versions | latest version s (hint) | latest version s (listing) | SELECT count(*) s | $versions s |\n|---:|---:|---:|---:|---:|\n");
+        for (MetadataTimings.VersionResolution versions : versionResolution) {
+            out.append("| %,d | %.4f | %.4f | %.3f | %.3f |%n".formatted(versions.versions(), versions.hintedLatestSeconds(), versions.listedLatestSeconds(), versions.countQuerySeconds(), versions.versionsTableSeconds()));
+        }
+        if (!notMeasured.isEmpty()) {
+            out.append("\nNot measured yet: ").append(String.join("; ", notMeasured)).append('\n');
+        }
+        return out.toString();
+    }
+}

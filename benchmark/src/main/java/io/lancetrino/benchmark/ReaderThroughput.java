@@ -1,0 +1,162 @@
+package io.lancetrino.benchmark;
+
+import com.google.common.collect.ImmutableList;
+import io.lancetrino.metadata.ArrowAllocators;
+import io.lancetrino.metadata.LanceTable;
+import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.plugin.LanceCatalog;
+import io.lancetrino.split.LanceColumnHandle;
+import io.lancetrino.split.LanceConfig;
+import io.lancetrino.split.LancePageSourceProvider;
+import io.lancetrino.split.LanceSplitManager;
+import io.lancetrino.split.LanceTableHandle;
+import io.lancetrino.split.LanceTables;
+import io.lancetrino.split.fs.LanceFileSystems;
+import io.trino.filesystem.local.LocalFileSystemFactory;
+import io.trino.spi.connector.ColumnHandle;
+import io.trino.spi.connector.ConnectorPageSource;
+import io.trino.spi.connector.ConnectorSplit;
+import io.trino.spi.connector.ConnectorSplitSource;
+import io.trino.spi.connector.Constraint;
+import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.SourcePage;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.lance.Dataset;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.ScanOptions;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.trino.testing.TestingConnectorSession.SESSION;
+
+/**
+ * Rows per second of the Lance SDK's own dataset scan against this connector's page source over the same table and
+ * columns, both without Trino's engine above them, both using every core.
+ */
+public final class ReaderThroughput
+{
+    private ReaderThroughput() {}
+
+    public record Result(String table, long rows, double sdkRowsPerSecond, double pageSourceRowsPerSecond, int pageSourceSplits)
+    {
+        public double pageSourceShare()
+        {
+            return pageSourceRowsPerSecond / sdkRowsPerSecond;
+        }
+    }
+
+    public static Result measure(Path tableRoot, String table, int runs)
+            throws Exception
+    {
+        List<Double> sdk = new ArrayList<>();
+        List<Double> pageSource = new ArrayList<>();
+        long sdkRows = 0;
+        long pageSourceRows = 0;
+        int splits = 0;
+        // alternate, as for queries; the first pair warms up the file cache and the JIT
+        for (int run = 0; run <= runs; run++) {
+            long start = System.nanoTime();
+            sdkRows = sdkScan(tableRoot);
+            double sdkSeconds = (System.nanoTime() - start) / 1e9;
+            start = System.nanoTime();
+            PageSourceScan scan = pageSourceScan(tableRoot);
+            double pageSourceSeconds = (System.nanoTime() - start) / 1e9;
+            pageSourceRows = scan.rows();
+            splits = scan.splits();
+            if (run > 0) {
+                sdk.add(sdkRows / sdkSeconds);
+                pageSource.add(pageSourceRows / pageSourceSeconds);
+            }
+        }
+        if (sdkRows != pageSourceRows) {
+            throw new IllegalStateException("The SDK scan of %s returned %s rows, the page source %s".formatted(tableRoot, sdkRows, pageSourceRows));
+        }
+        return new Result(table, sdkRows, median(sdk), median(pageSource), splits);
+    }
+
+    private static long sdkScan(Path tableRoot)
+            throws Exception
+    {
+        long rows = 0;
+        try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE);
+                Dataset dataset = Dataset.open().allocator(allocator).uri(tableRoot.toString()).build();
+                LanceScanner scanner = dataset.newScan(new ScanOptions.Builder().batchSize(new LanceConfig().getReadBatchRows()).build());
+                ArrowReader reader = scanner.scanBatches()) {
+            while (reader.loadNextBatch()) {
+                rows += reader.getVectorSchemaRoot().getRowCount();
+            }
+        }
+        return rows;
+    }
+
+    private record PageSourceScan(long rows, int splits) {}
+
+    private static PageSourceScan pageSourceScan(Path tableRoot)
+            throws Exception
+    {
+        LanceConfig config = new LanceConfig();
+        LanceTables tables = new LanceTables(new LanceFileSystems(new LocalFileSystemFactory(Path.of("/"))), config);
+        LanceTable table = tables.open(SESSION.getIdentity(), tableRoot.toString(), tableRoot.getFileName().toString());
+        TableSnapshot snapshot = table.snapshot(Optional.empty(), table.latestVersion(Optional.empty()).orElseThrow());
+        SchemaTableName name = new SchemaTableName("bench", tableRoot.getFileName().toString());
+        LanceTableHandle handle = LanceTableHandle.of(name, snapshot);
+        List<ColumnHandle> columns = ImmutableList.copyOf(LanceCatalog.columns(name, snapshot));
+        List<ConnectorSplit> splits = splits(new LanceSplitManager(tables, config), handle);
+        LancePageSourceProvider provider = new LancePageSourceProvider(tables, config);
+        AtomicInteger next = new AtomicInteger();
+        int threads = Runtime.getRuntime().availableProcessors();
+        ExecutorService executor = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<Long>> futures = new ArrayList<>();
+            for (int thread = 0; thread < threads; thread++) {
+                futures.add(executor.submit(() -> {
+                    long rows = 0;
+                    for (int index = next.getAndIncrement(); index < splits.size(); index = next.getAndIncrement()) {
+                        try (ConnectorPageSource source = provider.createPageSource(null, SESSION, splits.get(index), handle, Optional.empty(), columns, DynamicFilter.EMPTY)) {
+                            for (SourcePage page = source.getNextSourcePage(); page != null; page = source.getNextSourcePage()) {
+                                rows += page.getPositionCount();
+                            }
+                        }
+                    }
+                    return rows;
+                }));
+            }
+            long rows = 0;
+            for (Future<Long> future : futures) {
+                rows += future.get();
+            }
+            return new PageSourceScan(rows, splits.size());
+        }
+        finally {
+            executor.shutdownNow();
+        }
+    }
+
+    static List<ConnectorSplit> splits(LanceSplitManager splitManager, LanceTableHandle handle)
+            throws Exception
+    {
+        List<ConnectorSplit> splits = new ArrayList<>();
+        try (ConnectorSplitSource source = splitManager.getSplits(null, SESSION, handle, java.util.Set.of(), Constraint.alwaysTrue())) {
+            while (!source.isFinished()) {
+                splits.addAll(source.getNextBatch(10_000, io.trino.spi.connector.DynamicFilterSnapshot.EMPTY).get());
+            }
+        }
+        return splits;
+    }
+
+    static double median(List<Double> values)
+    {
+        List<Double> sorted = values.stream().sorted().toList();
+        int middle = sorted.size() / 2;
+        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
+    }
+}

@@ -1,0 +1,56 @@
+package io.lancetrino.benchmark;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The whole benchmark at TPC-H tiny scale with one run per query, so it keeps working; its figures mean nothing.
+ */
+class TestBenchmarkSmoke
+{
+    private static final long TINY_LINEITEM_ROWS = 60_175;
+
+    @Test
+    void runsEveryPartAndWritesTheReport(@TempDir Path output)
+            throws Exception
+    {
+        BenchmarkOptions options = BenchmarkOptions.parse(new String[] {"--scale", "0.01", "--runs", "1", "--fragments", "50,200", "--versions", "30", "--output", output.toString()}, output);
+        BenchmarkReport report = Benchmark.run(options);
+        assertThat(report.generationSeconds()).isPositive();
+
+        assertThat(report.queries()).extracting(QueryTimings.QueryResult::name)
+                .containsExactlyElementsOf(BenchmarkQuery.ALL.stream().map(BenchmarkQuery::name).toList());
+        assertThat(report.queries()).allSatisfy(query -> {
+            assertThat(query.sameResult()).as("%s returns the same rows on both connectors", query.name()).isTrue();
+            assertThat(query.lance().medianSeconds()).isPositive();
+            assertThat(query.iceberg().medianSeconds()).isPositive();
+        });
+        assertThat(report.storage()).allSatisfy(table -> {
+            assertThat(table.lanceDataBytes()).isPositive();
+            assertThat(table.icebergDataBytes()).isPositive();
+        });
+        assertThat(report.reader().rows()).isEqualTo(TINY_LINEITEM_ROWS);
+        assertThat(report.splitPlanning()).extracting(MetadataTimings.SplitPlanning::splits).containsExactly(50, 200);
+        assertThat(report.versionResolution()).extracting(MetadataTimings.VersionResolution::versions).containsExactly(10, 30);
+
+        JsonNode json = new ObjectMapper().readTree(output.resolve("benchmark.json").toFile());
+        assertThat(json.get("queries")).hasSize(BenchmarkQuery.ALL.size());
+        assertThat(json.get("reader").get("sdkRowsPerSecond").asDouble()).isPositive();
+        String markdown = Files.readString(output.resolve("benchmark.md"));
+        for (String name : List.of("q1", "q6_old_version", "lineitem", "Lance SDK dataset scan", "page source / SDK")) {
+            assertThat(markdown).contains(name);
+        }
+
+        // a second run reuses the generated data
+        BenchmarkOptions again = BenchmarkOptions.parse(new String[] {"--scale", "0.01", "--runs", "1", "--fragments", "10", "--versions", "12", "--output", output.toString()}, output);
+        assertThat(Benchmark.run(again).generationSeconds()).isZero();
+    }
+}
