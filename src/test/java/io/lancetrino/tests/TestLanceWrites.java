@@ -1,5 +1,6 @@
 package io.lancetrino.tests;
 
+import io.lancetrino.tests.fixtures.LanceFixtures;
 import io.lancetrino.tests.fixtures.SdkScans;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedRow;
@@ -123,6 +124,35 @@ final class TestLanceWrites
     }
 
     @Test
+    void testCompressionIsPartOfTheSchemaForEveryWriter()
+            throws Exception
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS w");
+        assertUpdate("CREATE TABLE packed WITH (compression = 'zstd', file_format_version = '2.2') AS SELECT orderkey, comment FROM tpch.tiny.orders", 15000);
+        assertUpdate("ALTER TABLE packed ADD COLUMN note varchar");
+        assertUpdate("INSERT INTO packed SELECT orderkey, comment, 'added' FROM tpch.tiny.orders WHERE orderkey < 100", 27);
+        Path table = warehouse.resolve("w/packed.lance");
+        try (var allocator = LanceFixtures.newAllocator();
+                var dataset = LanceFixtures.open(allocator, table)) {
+            // Lance writers read the compression from each field's metadata, so it also applies to columns added later
+            assertThat(dataset.getSchema().getFields())
+                    .allSatisfy(field -> assertThat(field.getMetadata()).containsEntry("lance-encoding:compression", "zstd"));
+        }
+        Path newestManifest;
+        try (var manifests = Files.list(table.resolve("_versions"))) {
+            // V2 names sort newest first
+            newestManifest = manifests.filter(file -> file.toString().endsWith(".manifest")).sorted().findFirst().orElseThrow();
+        }
+        var manifest = io.lancetrino.metadata.ManifestFile.parse(newestManifest.toString(), Files.readAllBytes(newestManifest)).manifest();
+        assertThat(manifest.getDataFormat().getVersion()).isEqualTo("2.2");
+        assertThat(manifest.getFragmentsList()).allSatisfy(fragment -> assertThat(fragment.getFilesList())
+                .allSatisfy(file -> assertThat(file.getFileMinorVersion()).isEqualTo(2)));
+        assertThat(SdkScans.scanRows(table, org.lance.Ref.ofMain(), List.of()))
+                .containsExactlyInAnyOrderElementsOf(computeActual("SELECT * FROM packed").getMaterializedRows());
+        assertQuery("SELECT count(*), count(note) FROM packed WHERE orderkey < 100", "VALUES (54, 27)");
+    }
+
+    @Test
     void testBadInputLeavesTheTableUnchanged()
     {
         assertUpdate("CREATE SCHEMA IF NOT EXISTS w");
@@ -132,7 +162,8 @@ final class TestLanceWrites
         assertQueryFails("INSERT INTO strict VALUES (2, 12345.678, 'x')", ".*(Cannot cast|out of range|exceeds).*");
         assertQueryFails("INSERT INTO strict VALUES (2, 1, 'abcd')", ".*Cannot truncate non-space characters.*");
         assertQueryFails("CREATE TABLE bad_type (m map(varchar, bigint))", "Table w.bad_type: column m has type map\\(varchar, bigint\\), which Lance tables cannot store");
-        assertQueryFails("CREATE TABLE bad_format (id bigint) WITH (file_format_version = '0.1')", "file_format_version must be one of \\[2.0, 2.1\\], not '0.1'");
+        assertQueryFails("CREATE TABLE bad_format (id bigint) WITH (file_format_version = '0.1')", "file_format_version must be one of \\[2.0, 2.1, 2.2\\], not '0.1'");
+        assertQueryFails("CREATE TABLE bad_compression (id bigint) WITH (compression = 'gzip')", "compression must be one of \\[lz4, none, zstd\\], not 'gzip'");
         // a query that fails after workers wrote files commits nothing
         assertQueryFails("INSERT INTO strict SELECT orderkey, 1, 'x' FROM tpch.tiny.orders WHERE 1 / (orderkey - 60000) > -1", "Division by zero");
         assertQuery("SELECT id, amount, code FROM strict", "VALUES (1, 1.25, 'abc')");

@@ -13,7 +13,7 @@ import static io.trino.spi.session.PropertyMetadata.integerProperty;
 import static io.trino.spi.session.PropertyMetadata.stringProperty;
 
 /**
- * {@code CREATE TABLE ... WITH (file_format_version = '2.0', max_rows_per_file = 100000)}.
+ * {@code CREATE TABLE ... WITH (file_format_version = '2.0', max_rows_per_file = 100000, compression = 'lz4')}.
  */
 public final class LanceTableProperties
 {
@@ -21,15 +21,19 @@ public final class LanceTableProperties
     public static final String MAX_ROWS_PER_FILE = "max_rows_per_file";
     public static final String DEFAULT_FILE_FORMAT_VERSION = "2.1";
     public static final int DEFAULT_MAX_ROWS_PER_FILE = 1024 * 1024;
-    private static final Set<String> WRITABLE_FORMAT_VERSIONS = Set.of("2.0", "2.1");
+    public static final String COMPRESSION = "compression";
+    public static final String DEFAULT_COMPRESSION = "none";
+    private static final Set<String> COMPRESSIONS = Set.of("zstd", "lz4", "none");
+    public static final Set<String> WRITABLE_FORMAT_VERSIONS = Set.of("2.0", "2.1", "2.2");
 
     private LanceTableProperties() {}
 
     public static List<PropertyMetadata<?>> properties()
     {
         return ImmutableList.of(
-                stringProperty(FILE_FORMAT_VERSION, "Lance data file format version: 2.1 (default, as the current Lance SDK writes) or 2.0 for older readers", DEFAULT_FILE_FORMAT_VERSION, false),
-                integerProperty(MAX_ROWS_PER_FILE, "Rows per data file; each file becomes one fragment", DEFAULT_MAX_ROWS_PER_FILE, false));
+                stringProperty(FILE_FORMAT_VERSION, "Lance data file format version: 2.1 (default, as the Lance SDK writes), 2.2 (smaller files, for readers with Lance 2.2 support) or 2.0 for older readers", DEFAULT_FILE_FORMAT_VERSION, false),
+                integerProperty(MAX_ROWS_PER_FILE, "Rows per data file; each file becomes one fragment", DEFAULT_MAX_ROWS_PER_FILE, false),
+                stringProperty(COMPRESSION, "General compression Lance applies to column data after its encodings: none (default, as the Lance SDK writes), zstd or lz4", DEFAULT_COMPRESSION, false));
     }
 
     public static String fileFormatVersion(Map<String, Object> properties)
@@ -48,5 +52,18 @@ public final class LanceTableProperties
             throw new TrinoException(INVALID_TABLE_PROPERTY, "%s must be positive, not %s".formatted(MAX_ROWS_PER_FILE, rows));
         }
         return rows;
+    }
+
+    /**
+     * The compression, or empty for none; Lance reads it from the {@code lance-encoding:compression} metadata of each
+     * field, so it is part of the table schema and applies to every later write by any engine.
+     */
+    public static java.util.Optional<String> compression(Map<String, Object> properties)
+    {
+        String compression = ((String) properties.getOrDefault(COMPRESSION, DEFAULT_COMPRESSION)).toLowerCase(java.util.Locale.ROOT);
+        if (!COMPRESSIONS.contains(compression)) {
+            throw new TrinoException(INVALID_TABLE_PROPERTY, "%s must be one of %s, not '%s'".formatted(COMPRESSION, COMPRESSIONS.stream().sorted().toList(), compression));
+        }
+        return compression.equals("none") ? java.util.Optional.empty() : java.util.Optional.of(compression);
     }
 }

@@ -64,6 +64,7 @@ public final class TableWrites
     public static final String USER_PROPERTY = "trino.user";
     public static final String STATEMENT_PROPERTY = "trino.statement";
     private static final String COMMENT = "comment";
+    public static final String COMPRESSION_METADATA = "lance-encoding:compression";
     // the Arrow C data interface the Lance SDK's file reader imports schemas through reads names of up to 32,766 bytes
     private static final int MAX_FIELD_NAME_BYTES = 32_766;
 
@@ -89,7 +90,7 @@ public final class TableWrites
         if (existing.isPresent() && !replace) {
             throw new TrinoException(TABLE_ALREADY_EXISTS, "Table already exists: " + name);
         }
-        List<Field> schema = toLanceSchema(name, metadata.getColumns());
+        List<Field> schema = withCompression(toLanceSchema(name, metadata.getColumns()), LanceTableProperties.compression(metadata.getProperties()));
         String version = LanceTableProperties.fileFormatVersion(metadata.getProperties());
         return new LanceWritableTableHandle(
                 name,
@@ -140,8 +141,9 @@ public final class TableWrites
         List<LanceField> fields = writableFields(handle.schemaTableName(), snapshot);
         Manifest manifest = snapshot.manifest();
         String version = manifest.getDataFormat().getVersion().isEmpty() ? LanceTableProperties.DEFAULT_FILE_FORMAT_VERSION : manifest.getDataFormat().getVersion();
-        if (!version.equals("2.0") && !version.equals("2.1")) {
-            throw new TrinoException(NOT_SUPPORTED, "Table %s stores data files in format %s; this connector writes 2.0 and 2.1".formatted(handle.schemaTableName(), version));
+        if (!LanceTableProperties.WRITABLE_FORMAT_VERSIONS.contains(version)) {
+            throw new TrinoException(NOT_SUPPORTED, "Table %s stores data files in format %s; this connector writes %s".formatted(
+                    handle.schemaTableName(), version, String.join(", ", LanceTableProperties.WRITABLE_FORMAT_VERSIONS.stream().sorted().toList())));
         }
         int maxRows = Optional.ofNullable(manifest.getTableMetadataMap().get(MAX_ROWS_PER_FILE_KEY))
                 .map(Integer::parseInt)
@@ -313,6 +315,33 @@ public final class TableWrites
             }
         }
         return fields;
+    }
+
+    /**
+     * Fields carrying Lance's general-compression setting, which its writers (this connector's through the SDK, and
+     * any other engine appending to the table) read from each field's metadata.
+     */
+    public static List<Field> withCompression(List<Field> fields, Optional<String> compression)
+    {
+        if (compression.isEmpty()) {
+            return fields;
+        }
+        ByteString value = ByteString.copyFrom(compression.get(), UTF_8);
+        return fields.stream()
+                .map(field -> field.toBuilder().putMetadata(COMPRESSION_METADATA, value).build())
+                .toList();
+    }
+
+    /**
+     * The compression the table's existing fields carry, for columns added later.
+     */
+    public static Optional<String> compressionOf(List<Field> fields)
+    {
+        return fields.stream()
+                .map(field -> field.getMetadataMap().get(COMPRESSION_METADATA))
+                .filter(java.util.Objects::nonNull)
+                .map(value -> value.toString(UTF_8))
+                .findFirst();
     }
 
     /**
