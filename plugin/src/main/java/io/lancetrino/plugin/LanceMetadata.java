@@ -40,6 +40,9 @@ import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.ConnectorTableVersion;
 import io.trino.spi.connector.LimitApplicationResult;
+import io.trino.spi.connector.Constraint;
+import io.trino.spi.connector.ConstraintApplicationResult;
+import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.connector.RelationColumnsMetadata;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
@@ -201,6 +204,26 @@ public final class LanceMetadata
         TableSnapshot snapshot = snapshot(session, (LanceTableHandle) tableHandle);
         long rows = VersionSummary.of(snapshot.manifest()).liveRows();
         return TableStatistics.builder().setRowCount(Estimate.of(rows)).build();
+    }
+
+    /**
+     * Keeps the predicate in the handle so the page source reads the other columns only of rows that can match; Trino
+     * still evaluates the whole filter, because Lance fragments carry no statistics to decide a predicate here.
+     */
+    @Override
+    public Optional<ConstraintApplicationResult<ConnectorTableHandle>> applyFilter(ConnectorSession session, ConnectorTableHandle tableHandle, Constraint constraint)
+    {
+        LanceTableHandle handle = (LanceTableHandle) tableHandle;
+        if (handle.limit().isPresent()) {
+            // a pushed LIMIT counts rows before any filter
+            return Optional.empty();
+        }
+        TupleDomain<LanceColumnHandle> narrowed = handle.constraint()
+                .intersect(constraint.getSummary().transformKeys(LanceColumnHandle.class::cast));
+        if (narrowed.equals(handle.constraint())) {
+            return Optional.empty();
+        }
+        return Optional.of(new ConstraintApplicationResult<>(handle.withConstraint(narrowed), constraint.getSummary(), constraint.getExpression(), false));
     }
 
     @Override

@@ -41,6 +41,18 @@ public final class FileColumnMapping
         return Optional.empty();
     }
 
+    /**
+     * The SDK resolves projected names as field paths, where {@code .} separates and {@code `} quotes (doubled inside
+     * quotes), so a name holding either is quoted to stay one top-level name.
+     */
+    public static String projectionPath(String name)
+    {
+        if (name.contains(".") || name.contains("`")) {
+            return "`" + name.replace("`", "``") + "`";
+        }
+        return name;
+    }
+
     private static void collect(Field field, LanceDataFile file, int[] nextColumn, Set<Integer> ids)
     {
         // fixed-size lists are one Lance field; their Arrow child has no column of its own

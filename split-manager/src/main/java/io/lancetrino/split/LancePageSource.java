@@ -17,6 +17,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.lance.file.LanceFileReader;
 import org.lance.util.Range;
+import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.io.FileNotFoundException;
@@ -41,6 +42,9 @@ public final class LancePageSource
     private final BufferAllocator allocator;
     private final TableFileSystem fileSystem;
     private final int batchRows;
+    private final List<ColumnPredicate> predicates;
+    // below this average length of the surviving row ranges, reading everything and dropping deleted rows is faster
+    private static final int MIN_AVERAGE_RANGE_ROWS = 1024;
 
     private final List<FileStream> streams = new ArrayList<>();
     // for each output column: the stream and the channel in it, or -1 when no file stores the column
@@ -48,6 +52,11 @@ public final class LancePageSource
     private int[] channelOfColumn;
     private long rowsWithoutStreams;
     private RowAddressCursor rowAddresses;
+    // set when the files are read over deleted rows too, which each page then drops
+    private RoaringBitmap deletedRows;
+    private ReadRowCursor readRows;
+    private PeekableIntIterator deletedRowIterator;
+    private int[] keptPositions = new int[0];
     private boolean initialized;
     private boolean finished;
     private long completedBytes;
@@ -56,6 +65,16 @@ public final class LancePageSource
 
     public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, BufferAllocator allocator, TableFileSystem fileSystem, int batchRows)
     {
+        this(split, columns, List.of(), allocator, fileSystem, batchRows);
+    }
+
+    /**
+     * @param predicates conditions implied by Trino's filter: rows failing them may be left out, so their other columns
+     * are not decoded
+     */
+    public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, List<ColumnPredicate> predicates, BufferAllocator allocator, TableFileSystem fileSystem, int batchRows)
+    {
+        this.predicates = ImmutableList.copyOf(predicates);
         this.split = requireNonNull(split, "split is null");
         this.columns = ImmutableList.copyOf(columns);
         this.allocator = requireNonNull(allocator, "allocator is null");
@@ -95,22 +114,25 @@ public final class LancePageSource
         streamOfColumn = new int[columns.size()];
         channelOfColumn = new int[columns.size()];
         java.util.Arrays.fill(streamOfColumn, -1);
-        List<Range> ranges = null;
-        for (int fileIndex = 0; fileIndex < split.dataFiles().size(); fileIndex++) {
-            LanceDataFile file = split.dataFiles().get(fileIndex);
+        List<LanceDataFile> files = new ArrayList<>();
+        List<List<Integer>> wantedByFile = new ArrayList<>();
+        boolean[] claimed = new boolean[columns.size()];
+        for (LanceDataFile file : split.dataFiles()) {
             List<Integer> wanted = new ArrayList<>();
             for (int column = 0; column < columns.size(); column++) {
-                if (streamOfColumn[column] < 0 && file.fieldIds().stream().anyMatch(columns.get(column).subtreeFieldIds()::contains)) {
+                if (!claimed[column] && file.fieldIds().stream().anyMatch(columns.get(column).subtreeFieldIds()::contains)) {
                     wanted.add(column);
+                    claimed[column] = true;
                 }
             }
-            if (wanted.isEmpty()) {
-                continue;
+            if (!wanted.isEmpty()) {
+                files.add(file);
+                wantedByFile.add(wanted);
             }
-            if (ranges == null) {
-                ranges = survivingRanges();
-            }
-            FileStream stream = FileStream.open(split, file, wanted, columns, ranges, allocator, batchRows);
+        }
+        List<Range> ranges = files.isEmpty() ? null : planReads();
+        for (int fileIndex = 0; fileIndex < files.size(); fileIndex++) {
+            FileStream stream = FileStream.open(split, files.get(fileIndex), wantedByFile.get(fileIndex), columns, ranges, allocator, batchRows);
             for (int channel = 0; channel < stream.columns().size(); channel++) {
                 int column = stream.columns().get(channel);
                 streamOfColumn[column] = streams.size();
@@ -125,9 +147,31 @@ public final class LancePageSource
             }
             rowAddresses = new RowAddressCursor(split.fragmentId(), ranges);
         }
+        if (deletedRows != null) {
+            readRows = new ReadRowCursor(ranges);
+            deletedRowIterator = deletedRows.getIntIterator();
+        }
         if (!anyStoredColumn) {
             rowsWithoutStreams = ranges == null ? liveRowCount() : RowRanges.count(ranges);
         }
+    }
+
+    /**
+     * The rows the data files are read over. Usually the rows that survive deletion; when deletions are scattered
+     * into many short ranges the whole split is read and deleted rows are dropped from each page instead, because the
+     * SDK reads a few long ranges much faster than many short ones. Then narrowed by the predicates.
+     */
+    private List<Range> planReads()
+    {
+        RoaringBitmap deleted = split.deletionFile().map(this::readDeletionVector).orElseGet(RoaringBitmap::new);
+        int start = Math.toIntExact(split.startRow());
+        int end = Math.toIntExact(split.endRow());
+        List<Range> ranges = RowRanges.surviving(start, end, deleted);
+        if (ranges.size() > 1 && ranges.size() > (end - start) / MIN_AVERAGE_RANGE_ROWS) {
+            ranges = List.of(Range.of(start, end));
+            deletedRows = deleted;
+        }
+        return predicates.isEmpty() ? ranges : PredicateRanges.narrow(split, predicates, ranges, allocator, batchRows);
     }
 
     /**
@@ -167,7 +211,28 @@ public final class LancePageSource
         for (FileStream stream : streams) {
             stream.advance(rows);
         }
-        return SourcePage.create(new Page(rows, blocks));
+        Page page = new Page(rows, blocks);
+        if (deletedRows != null) {
+            page = dropDeletedRows(page);
+        }
+        return SourcePage.create(page);
+    }
+
+    private Page dropDeletedRows(Page page)
+    {
+        int rows = page.getPositionCount();
+        if (keptPositions.length < rows) {
+            keptPositions = new int[rows];
+        }
+        int kept = 0;
+        for (int position = 0; position < rows; position++) {
+            int row = readRows.next();
+            deletedRowIterator.advanceIfNeeded(row);
+            if (!deletedRowIterator.hasNext() || deletedRowIterator.peekNext() != row) {
+                keptPositions[kept++] = position;
+            }
+        }
+        return kept == rows ? page : page.copyPositions(keptPositions, 0, kept);
     }
 
     /**
@@ -309,7 +374,7 @@ public final class LancePageSource
                     }
                 }
                 List<String> projected = names.build();
-                ArrowReader batches = ranges.isEmpty() ? null : reader.readAll(projected.stream().map(FileStream::fieldPath).toList(), ranges, batchRows);
+                ArrowReader batches = ranges.isEmpty() ? null : reader.readAll(projected.stream().map(FileColumnMapping::projectionPath).toList(), ranges, batchRows);
                 FileStream stream = new FileStream(split, file, reader, batches, columns.build(), projected, handles.build());
                 stream.exhausted = batches == null;
                 return stream;
@@ -318,18 +383,6 @@ public final class LancePageSource
                 closeQuietly(reader);
                 throw new TrinoException(LANCE_BAD_DATA, "Table %s, fragment %s: cannot read data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), e.getMessage()), e);
             }
-        }
-
-        /**
-         * The SDK resolves projected names as field paths, where {@code .} separates and {@code `} quotes
-         * (doubled inside quotes), so a name holding either is quoted to stay one top-level name.
-         */
-        private static String fieldPath(String name)
-        {
-            if (name.contains(".") || name.contains("`")) {
-                return "`" + name.replace("`", "``") + "`";
-            }
-            return name;
         }
 
         List<Integer> columns()

@@ -11,6 +11,8 @@ import io.trino.spi.connector.ConnectorTableCredentials;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.DynamicFilter;
+import io.trino.spi.connector.EmptyPageSource;
+import io.trino.spi.predicate.TupleDomain;
 import org.apache.arrow.memory.BufferAllocator;
 
 import java.util.List;
@@ -49,7 +51,15 @@ public final class LancePageSourceProvider
         List<LanceColumnHandle> lanceColumns = columns.stream()
                 .map(LanceColumnHandle.class::cast)
                 .collect(toImmutableList());
+        TupleDomain<LanceColumnHandle> predicate = handle.constraint()
+                .intersect(dynamicFilter.getCurrentPredicate().transformKeys(LanceColumnHandle.class::cast));
+        if (predicate.isNone()) {
+            return new EmptyPageSource();
+        }
+        List<ColumnPredicate> predicates = predicate.getDomains().orElseThrow().entrySet().stream()
+                .flatMap(entry -> ColumnPredicate.of(entry.getKey(), entry.getValue()).stream())
+                .collect(toImmutableList());
         BufferAllocator allocator = rootAllocator.newChildAllocator("split-" + lanceSplit.fragmentId(), 0, rootAllocator.getLimit());
-        return new LancePageSource(lanceSplit, lanceColumns, allocator, tables.fileSystem(session.getIdentity(), handle.tableRoot()), batchRows);
+        return new LancePageSource(lanceSplit, lanceColumns, predicates, allocator, tables.fileSystem(session.getIdentity(), handle.tableRoot()), batchRows);
     }
 }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonIgnore;
 import io.lancetrino.metadata.TableSnapshot;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.predicate.TupleDomain;
 
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -21,7 +22,8 @@ public record LanceTableHandle(
         String tableRoot,
         Optional<String> branch,
         long version,
-        OptionalLong limit)
+        OptionalLong limit,
+        TupleDomain<LanceColumnHandle> constraint)
         implements ConnectorTableHandle
 {
     public LanceTableHandle
@@ -30,16 +32,26 @@ public record LanceTableHandle(
         requireNonNull(tableRoot, "tableRoot is null");
         requireNonNull(branch, "branch is null");
         requireNonNull(limit, "limit is null");
+        requireNonNull(constraint, "constraint is null");
     }
 
     public static LanceTableHandle of(SchemaTableName name, TableSnapshot snapshot)
     {
-        return new LanceTableHandle(name, snapshot.tableRoot(), snapshot.branch(), snapshot.version(), OptionalLong.empty());
+        return new LanceTableHandle(name, snapshot.tableRoot(), snapshot.branch(), snapshot.version(), OptionalLong.empty(), TupleDomain.all());
     }
 
     public LanceTableHandle withLimit(long limit)
     {
-        return new LanceTableHandle(schemaTableName, tableRoot, branch, version, OptionalLong.of(limit));
+        return new LanceTableHandle(schemaTableName, tableRoot, branch, version, OptionalLong.of(limit), constraint);
+    }
+
+    /**
+     * With a predicate the page source uses to skip reading rows that cannot match; Trino still applies the whole
+     * filter, so the predicate only has to be implied by it.
+     */
+    public LanceTableHandle withConstraint(TupleDomain<LanceColumnHandle> constraint)
+    {
+        return new LanceTableHandle(schemaTableName, tableRoot, branch, version, limit, constraint);
     }
 
     @JsonIgnore

@@ -1,0 +1,201 @@
+package io.lancetrino.split;
+
+import io.trino.spi.block.Block;
+import io.trino.spi.predicate.Domain;
+import io.trino.spi.predicate.Range;
+import io.trino.spi.predicate.SortedRangeSet;
+import io.trino.spi.type.DecimalType;
+import io.trino.spi.type.TimestampType;
+import io.trino.spi.type.Type;
+
+import java.util.List;
+import java.util.Optional;
+
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.DateType.DATE;
+import static io.trino.spi.type.DoubleType.DOUBLE;
+import static io.trino.spi.type.IntegerType.INTEGER;
+import static io.trino.spi.type.SmallintType.SMALLINT;
+import static io.trino.spi.type.TinyintType.TINYINT;
+import static io.trino.spi.type.TypeUtils.readNativeValue;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A column's {@link Domain} evaluated on blocks. Ranges over types whose values compare as plain longs or doubles are
+ * compared as primitives; other types go through {@link Domain#includesNullableValue}.
+ */
+public final class ColumnPredicate
+{
+    private final LanceColumnHandle column;
+    private final Domain domain;
+    private final boolean nullAllowed;
+    // inclusive bounds of the ranges of a long-compared type
+    private final long[] longLows;
+    private final long[] longHighs;
+    // bounds of the ranges of a double column; unbounded ends are infinities, which NaN never passes
+    private final double[] doubleLows;
+    private final double[] doubleHighs;
+    private final boolean[] lowInclusive;
+    private final boolean[] highInclusive;
+
+    private ColumnPredicate(LanceColumnHandle column, Domain domain, long[] longLows, long[] longHighs, List<Range> doubleRanges)
+    {
+        this.column = requireNonNull(column, "column is null");
+        this.domain = requireNonNull(domain, "domain is null");
+        this.nullAllowed = domain.isNullAllowed();
+        this.longLows = longLows;
+        this.longHighs = longHighs;
+        if (doubleRanges == null) {
+            this.doubleLows = null;
+            this.doubleHighs = null;
+            this.lowInclusive = null;
+            this.highInclusive = null;
+            return;
+        }
+        int size = doubleRanges.size();
+        this.doubleLows = new double[size];
+        this.doubleHighs = new double[size];
+        this.lowInclusive = new boolean[size];
+        this.highInclusive = new boolean[size];
+        for (int i = 0; i < size; i++) {
+            Range range = doubleRanges.get(i);
+            doubleLows[i] = range.isLowUnbounded() ? Double.NEGATIVE_INFINITY : (double) range.getLowBoundedValue();
+            lowInclusive[i] = range.isLowUnbounded() || range.isLowInclusive();
+            doubleHighs[i] = range.isHighUnbounded() ? Double.POSITIVE_INFINITY : (double) range.getHighBoundedValue();
+            highInclusive[i] = range.isHighUnbounded() || range.isHighInclusive();
+        }
+    }
+
+    /**
+     * Empty when the domain admits every value, or the column is not a plain scalar this reader can evaluate.
+     */
+    public static Optional<ColumnPredicate> of(LanceColumnHandle column, Domain domain)
+    {
+        Type type = column.type();
+        if (domain.isAll() || column.isRowAddress() || !type.getTypeParameters().isEmpty() && !(type instanceof DecimalType) && !(type instanceof TimestampType)) {
+            return Optional.empty();
+        }
+        if (domain.getValues() instanceof SortedRangeSet set && !domain.isNone() && !set.isAll()) {
+            List<Range> ranges = set.getOrderedRanges();
+            if (comparesAsLong(type)) {
+                long[] lows = new long[ranges.size()];
+                long[] highs = new long[ranges.size()];
+                for (int i = 0; i < ranges.size(); i++) {
+                    Range range = ranges.get(i);
+                    lows[i] = range.isLowUnbounded() ? Long.MIN_VALUE : (long) range.getLowBoundedValue();
+                    highs[i] = range.isHighUnbounded() ? Long.MAX_VALUE : (long) range.getHighBoundedValue();
+                    // an exclusive bound at the end of the long range leaves the range empty
+                    boolean empty = !range.isLowUnbounded() && !range.isLowInclusive() && lows[i] == Long.MAX_VALUE
+                            || !range.isHighUnbounded() && !range.isHighInclusive() && highs[i] == Long.MIN_VALUE;
+                    if (empty) {
+                        lows[i] = Long.MAX_VALUE;
+                        highs[i] = Long.MIN_VALUE;
+                        continue;
+                    }
+                    lows[i] += !range.isLowUnbounded() && !range.isLowInclusive() ? 1 : 0;
+                    highs[i] -= !range.isHighUnbounded() && !range.isHighInclusive() ? 1 : 0;
+                }
+                return Optional.of(new ColumnPredicate(column, domain, lows, highs, null));
+            }
+            if (type.equals(DOUBLE)) {
+                return Optional.of(new ColumnPredicate(column, domain, null, null, ranges));
+            }
+        }
+        return Optional.of(new ColumnPredicate(column, domain, null, null, null));
+    }
+
+    LanceColumnHandle column()
+    {
+        return column;
+    }
+
+    /**
+     * Keeps those of {@code positions[0, count)} whose value matches, in order; returns how many are kept.
+     */
+    int filter(Block block, int[] positions, int count)
+    {
+        if (domain.isNone()) {
+            return 0;
+        }
+        if (longLows != null) {
+            return filterLongs(block, positions, count);
+        }
+        if (doubleLows != null) {
+            return filterDoubles(block, positions, count);
+        }
+        Type type = column.type();
+        int kept = 0;
+        for (int i = 0; i < count; i++) {
+            int position = positions[i];
+            if (domain.includesNullableValue(readNativeValue(type, block, position))) {
+                positions[kept++] = position;
+            }
+        }
+        return kept;
+    }
+
+    private int filterLongs(Block block, int[] positions, int count)
+    {
+        Type type = column.type();
+        boolean mayHaveNull = block.mayHaveNull();
+        int kept = 0;
+        for (int i = 0; i < count; i++) {
+            int position = positions[i];
+            boolean matches;
+            if (mayHaveNull && block.isNull(position)) {
+                matches = nullAllowed;
+            }
+            else {
+                long value = type.getLong(block, position);
+                matches = false;
+                for (int range = 0; range < longLows.length; range++) {
+                    if (value >= longLows[range] && value <= longHighs[range]) {
+                        matches = true;
+                        break;
+                    }
+                }
+            }
+            if (matches) {
+                positions[kept++] = position;
+            }
+        }
+        return kept;
+    }
+
+    private int filterDoubles(Block block, int[] positions, int count)
+    {
+        boolean mayHaveNull = block.mayHaveNull();
+        int kept = 0;
+        for (int i = 0; i < count; i++) {
+            int position = positions[i];
+            boolean matches;
+            if (mayHaveNull && block.isNull(position)) {
+                matches = nullAllowed;
+            }
+            else {
+                // NaN is outside every range, as in SortedRangeSet.containsValue for a set that is not all values
+                double value = DOUBLE.getDouble(block, position);
+                matches = false;
+                for (int range = 0; range < doubleLows.length; range++) {
+                    boolean aboveLow = lowInclusive[range] ? value >= doubleLows[range] : value > doubleLows[range];
+                    boolean belowHigh = highInclusive[range] ? value <= doubleHighs[range] : value < doubleHighs[range];
+                    if (aboveLow && belowHigh) {
+                        matches = true;
+                        break;
+                    }
+                }
+            }
+            if (matches) {
+                positions[kept++] = position;
+            }
+        }
+        return kept;
+    }
+
+    private static boolean comparesAsLong(Type type)
+    {
+        return type.equals(BIGINT) || type.equals(INTEGER) || type.equals(SMALLINT) || type.equals(TINYINT) || type.equals(DATE)
+                || type instanceof DecimalType decimal && decimal.isShort()
+                || type instanceof TimestampType timestamp && timestamp.isShort();
+    }
+}

@@ -1,0 +1,203 @@
+package io.lancetrino.split;
+
+import com.google.common.collect.ImmutableList;
+import io.lancetrino.split.arrow.ArrowBlocks;
+import io.trino.spi.TrinoException;
+import io.trino.spi.block.Block;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.lance.file.LanceFileReader;
+import org.lance.util.Range;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static io.lancetrino.split.LanceErrorCode.LANCE_BAD_DATA;
+import static io.lancetrino.split.LanceErrorCode.LANCE_MISSING_FILE;
+
+/**
+ * Narrows a split's row ranges to the rows whose predicate columns can match, reading only those columns, so the
+ * other projected columns are decoded only where a row may survive Trino's filter. Gives up (keeping the ranges) as
+ * soon as the rows to read again cover most of what was read: matches spread over the whole split make the second
+ * read as large as the first, and the first is then wasted.
+ */
+final class PredicateRanges
+{
+    // above this share of the rows read, narrowing is not worth a second read
+    private static final double MAX_COVERAGE = 0.5;
+    // rows this close are read together: Lance decodes whole chunks of values anyway, and fewer ranges cost less
+    private static final int MERGE_GAP_ROWS = 1024;
+
+    private PredicateRanges() {}
+
+    static List<Range> narrow(LanceSplit split, List<ColumnPredicate> predicates, List<Range> ranges, BufferAllocator allocator, int batchRows)
+    {
+        List<Range> narrowed = ranges;
+        for (LanceDataFile file : split.dataFiles()) {
+            if (narrowed.isEmpty()) {
+                break;
+            }
+            Optional<List<Range>> fileNarrowed = narrowByFile(split, file, predicates, narrowed, allocator, batchRows);
+            if (fileNarrowed.isPresent()) {
+                narrowed = fileNarrowed.get();
+            }
+        }
+        return narrowed;
+    }
+
+    private static Optional<List<Range>> narrowByFile(LanceSplit split, LanceDataFile file, List<ColumnPredicate> predicates, List<Range> ranges, BufferAllocator allocator, int batchRows)
+    {
+        List<ColumnPredicate> stored = predicates.stream()
+                .filter(predicate -> file.fieldIds().stream().anyMatch(predicate.column().subtreeFieldIds()::contains))
+                .toList();
+        if (stored.isEmpty()) {
+            return Optional.empty();
+        }
+        LanceFileReader reader;
+        try {
+            reader = LanceFileReader.open(io.lancetrino.split.fs.LanceFileSystems.nativeLocation(file.location()), allocator);
+        }
+        catch (IOException | RuntimeException e) {
+            throw new TrinoException(LANCE_MISSING_FILE, "Table %s, fragment %s: cannot open data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), e.getMessage()), e);
+        }
+        try (reader) {
+            List<ColumnPredicate> evaluated = new ArrayList<>();
+            List<String> names = new ArrayList<>();
+            for (ColumnPredicate predicate : stored) {
+                Optional<String> name = FileColumnMapping.fileColumnName(reader.schema(), file, predicate.column().subtreeFieldIds());
+                if (name.isPresent() && !names.contains(name.get())) {
+                    evaluated.add(predicate);
+                    names.add(name.get());
+                }
+            }
+            if (evaluated.isEmpty()) {
+                return Optional.empty();
+            }
+            RangesBuilder kept = new RangesBuilder(ranges);
+            long totalRows = RowRanges.count(ranges);
+            long readRows = 0;
+            try (ArrowReader batches = reader.readAll(names.stream().map(FileColumnMapping::projectionPath).toList(), ranges, batchRows)) {
+                int[] positions = new int[0];
+                while (batches.loadNextBatch()) {
+                    VectorSchemaRoot root = batches.getVectorSchemaRoot();
+                    int rows = root.getRowCount();
+                    if (positions.length < rows) {
+                        positions = new int[rows];
+                    }
+                    for (int i = 0; i < rows; i++) {
+                        positions[i] = i;
+                    }
+                    int count = rows;
+                    for (int i = 0; i < evaluated.size() && count > 0; i++) {
+                        Block block = ArrowBlocks.toBlock(evaluated.get(i).column().type(), root.getVector(names.get(i)), batches);
+                        count = evaluated.get(i).filter(block, positions, count);
+                    }
+                    readRows += rows;
+                    kept.add(positions, count, rows);
+                    if (readRows < totalRows && kept.coveredRows() > MAX_COVERAGE * readRows) {
+                        return Optional.empty();
+                    }
+                }
+            }
+            return Optional.of(kept.build());
+        }
+        catch (IOException | RuntimeException e) {
+            if (e instanceof TrinoException trinoException) {
+                throw trinoException;
+            }
+            throw new TrinoException(LANCE_BAD_DATA, "Table %s, fragment %s: cannot read data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), e.getMessage()), e);
+        }
+        catch (Exception e) {
+            throw new TrinoException(LANCE_BAD_DATA, "Table %s, fragment %s: cannot close data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), e.getMessage()), e);
+        }
+    }
+
+    /**
+     * Turns kept batch positions back into row ranges of the file, merging rows of one source range that lie close
+     * together; never spans rows outside the source ranges (those are deleted).
+     */
+    static final class RangesBuilder
+    {
+        private final List<Range> source;
+        private final ImmutableList.Builder<Range> result = ImmutableList.builder();
+        // position of the next batch row in the source ranges
+        private int rangeIndex;
+        private int rowInRange;
+        // the open output range, within source range openSource
+        private int openStart = -1;
+        private int openEnd;
+        private int openSource;
+        private long closedRows;
+
+        RangesBuilder(List<Range> source)
+        {
+            this.source = source;
+            this.rowInRange = source.isEmpty() ? 0 : source.getFirst().getStart();
+        }
+
+        /** Adds the kept positions (ascending) of the next {@code rows} rows of the source ranges. */
+        void add(int[] positions, int count, int rows)
+        {
+            int consumed = 0;
+            for (int i = 0; i < count; i++) {
+                int skip = positions[i] - consumed;
+                advance(skip);
+                keep(rangeIndex, rowInRange);
+                advance(1);
+                consumed = positions[i] + 1;
+            }
+            advance(rows - consumed);
+        }
+
+        private void advance(int rows)
+        {
+            while (rows > 0) {
+                Range range = source.get(rangeIndex);
+                int available = range.getEnd() - rowInRange;
+                if (rows < available) {
+                    rowInRange += rows;
+                    return;
+                }
+                rows -= available;
+                rangeIndex++;
+                rowInRange = rangeIndex < source.size() ? source.get(rangeIndex).getStart() : 0;
+            }
+        }
+
+        private void keep(int sourceRange, int row)
+        {
+            if (openStart >= 0 && sourceRange == openSource && row - openEnd <= MERGE_GAP_ROWS) {
+                openEnd = row + 1;
+                return;
+            }
+            close();
+            openStart = row;
+            openEnd = row + 1;
+            openSource = sourceRange;
+        }
+
+        /** Rows the ranges so far cover, the merged gaps included. */
+        long coveredRows()
+        {
+            return closedRows + (openStart >= 0 ? openEnd - openStart : 0);
+        }
+
+        private void close()
+        {
+            if (openStart >= 0) {
+                result.add(Range.of(openStart, openEnd));
+                closedRows += openEnd - openStart;
+                openStart = -1;
+            }
+        }
+
+        List<Range> build()
+        {
+            close();
+            return result.build();
+        }
+    }
+}

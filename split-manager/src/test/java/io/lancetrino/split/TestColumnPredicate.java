@@ -1,0 +1,81 @@
+package io.lancetrino.split;
+
+import io.airlift.slice.Slices;
+import io.trino.spi.block.Block;
+import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.predicate.Domain;
+import io.trino.spi.predicate.Range;
+import io.trino.spi.predicate.ValueSet;
+import io.trino.spi.type.Type;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+import java.util.List;
+
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.DoubleType.DOUBLE;
+import static io.trino.spi.type.TypeUtils.writeNativeValue;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+import static org.assertj.core.api.Assertions.assertThat;
+
+final class TestColumnPredicate
+{
+    @Test
+    void testLongRangesWithExclusiveBounds()
+    {
+        Domain domain = Domain.create(ValueSet.ofRanges(Range.range(BIGINT, 2L, false, 4L, true), Range.greaterThan(BIGINT, Long.MAX_VALUE - 1)), false);
+        assertThat(kept(BIGINT, domain, 1L, 2L, 3L, 4L, 5L, null, Long.MAX_VALUE)).containsExactly(2, 3, 6);
+    }
+
+    @Test
+    void testExclusiveBoundAtTheEndOfTheLongRangeMatchesNothing()
+    {
+        Domain domain = Domain.create(ValueSet.ofRanges(Range.lessThan(BIGINT, Long.MIN_VALUE)), true);
+        assertThat(kept(BIGINT, domain, Long.MIN_VALUE, 0L, null)).containsExactly(2);
+    }
+
+    @Test
+    void testDoublesKeepNaNOutOfRanges()
+    {
+        Domain domain = Domain.create(ValueSet.ofRanges(Range.greaterThanOrEqual(DOUBLE, 0.5), Range.lessThan(DOUBLE, -1.0)), false);
+        assertThat(kept(DOUBLE, domain, 0.5, 0.49, Double.NaN, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, -1.0, null)).containsExactly(0, 3, 4);
+    }
+
+    @Test
+    void testOtherTypesUseTheDomain()
+    {
+        Domain domain = Domain.multipleValues(VARCHAR, List.of(Slices.utf8Slice("b"), Slices.utf8Slice("d")));
+        assertThat(kept(VARCHAR, domain, Slices.utf8Slice("a"), Slices.utf8Slice("b"), null, Slices.utf8Slice("d"))).containsExactly(1, 3);
+    }
+
+    @Test
+    void testOnlyNull()
+    {
+        assertThat(kept(BIGINT, Domain.onlyNull(BIGINT), 1L, null, 3L)).containsExactly(1);
+        assertThat(kept(BIGINT, Domain.notNull(BIGINT), 1L, null, 3L)).containsExactly(0, 2);
+    }
+
+    @Test
+    void testEveryValueNeedsNoPredicate()
+    {
+        assertThat(ColumnPredicate.of(column(BIGINT), Domain.all(BIGINT))).isEmpty();
+    }
+
+    private static List<Integer> kept(Type type, Domain domain, Object... values)
+    {
+        BlockBuilder builder = type.createBlockBuilder(null, values.length);
+        for (Object value : values) {
+            writeNativeValue(type, builder, value);
+        }
+        Block block = builder.build();
+        int[] positions = new int[values.length];
+        Arrays.setAll(positions, i -> i);
+        int count = ColumnPredicate.of(column(type), domain).orElseThrow().filter(block, positions, values.length);
+        return Arrays.stream(positions, 0, count).boxed().toList();
+    }
+
+    private static LanceColumnHandle column(Type type)
+    {
+        return new LanceColumnHandle("c", 0, List.of(0), type, true);
+    }
+}

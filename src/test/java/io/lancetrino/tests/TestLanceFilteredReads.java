@@ -1,0 +1,88 @@
+package io.lancetrino.tests;
+
+import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.QueryRunner;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Reads that skip rows early: predicates narrow what the page source decodes, and fragments with scattered deletions
+ * are read whole with deleted rows dropped per page. Results must not change, only the rows the scan produces.
+ */
+final class TestLanceFilteredReads
+        extends AbstractTestQueryFramework
+{
+    @Override
+    protected QueryRunner createQueryRunner()
+            throws Exception
+    {
+        return LanceQueryRunner.builder(Files.createTempDirectory("lance-filtered"))
+                .withSchema("f")
+                // small batches, so one split holds many of them
+                .addConnectorProperty("lance.read-batch-rows", "1000")
+                .build();
+    }
+
+    @Test
+    void testSelectivePredicatesDecodeOnlyMatchingRows()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS f");
+        assertUpdate("CREATE TABLE lineitem AS SELECT * FROM tpch.tiny.lineitem", 60175);
+        assertQuery("SELECT * FROM lineitem WHERE orderkey = 4225", "SELECT * FROM lineitem WHERE orderkey = 4225");
+        assertQuery("SELECT partkey, comment FROM lineitem WHERE suppkey = 42 AND quantity > 20", "SELECT partkey, comment FROM lineitem WHERE suppkey = 42 AND quantity > 20");
+        assertQuery("SELECT count(*), sum(extendedprice) FROM lineitem WHERE shipmode IN ('MAIL', 'AIR') AND discount BETWEEN 0.02 AND 0.03",
+                "SELECT count(*), sum(extendedprice) FROM lineitem WHERE shipmode IN ('MAIL', 'AIR') AND discount BETWEEN 0.02 AND 0.03");
+        // a selective predicate: the scan hands Trino far fewer rows than the table has
+        assertThat(scannedRows("SELECT * FROM lineitem WHERE orderkey = 4225")).isLessThan(5_000);
+        // a predicate that keeps most rows is not worth a second read: every row is scanned
+        assertThat(scannedRows("SELECT sum(quantity) FROM lineitem WHERE shipdate <= DATE '1998-09-01'")).isEqualTo(60175);
+    }
+
+    @Test
+    void testPredicatesOnNullsNaNAndAddedColumns()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS f");
+        assertUpdate("CREATE TABLE odd (id bigint, d double, s varchar)");
+        assertUpdate("INSERT INTO odd SELECT x, CASE WHEN x % 7 = 0 THEN nan() WHEN x % 5 = 0 THEN NULL ELSE x / 10.0 END, CASE WHEN x % 3 = 0 THEN NULL ELSE 'v' || CAST(x % 4 AS varchar) END " +
+                "FROM UNNEST(sequence(1, 5000)) AS t(x)", 5000);
+        assertUpdate("ALTER TABLE odd ADD COLUMN later bigint");
+        assertUpdate("INSERT INTO odd VALUES (6000, 1.5, 'v1', 7)", 1);
+        assertThat(computeScalar("SELECT count(*) FROM odd WHERE d > 100")).isEqualTo(computeScalar("SELECT count(*) FROM UNNEST(sequence(1, 5000)) AS t(x) WHERE x % 7 <> 0 AND x % 5 <> 0 AND x / 10.0 > 100"));
+        assertThat(computeScalar("SELECT count(*) FROM odd WHERE d <> 2.0")).isEqualTo(computeScalar("SELECT count(*) FROM odd WHERE d IS NOT NULL AND (is_nan(d) OR d <> 2.0)"));
+        assertThat(computeScalar("SELECT count(*) FROM odd WHERE d IS NULL")).isEqualTo(computeScalar("SELECT count(*) FROM UNNEST(sequence(1, 5000)) AS t(x) WHERE x % 7 <> 0 AND x % 5 = 0"));
+        assertThat(computeScalar("SELECT count(*) FROM odd WHERE s IN ('v1', 'v2') AND id < 100")).isEqualTo(computeScalar("SELECT count(*) FROM UNNEST(sequence(1, 99)) AS t(x) WHERE x % 3 <> 0 AND x % 4 IN (1, 2)"));
+        // a column the older fragments do not store reads as NULL there
+        assertQuery("SELECT id FROM odd WHERE later = 7", "VALUES 6000");
+        assertQuery("SELECT count(*) FROM odd WHERE later IS NULL", "VALUES 5000");
+    }
+
+    @Test
+    void testScatteredDeletionsAreDroppedPerPage()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS f");
+        assertUpdate("CREATE TABLE orders AS SELECT * FROM tpch.tiny.orders", 15000);
+        // every tenth order: thousands of short surviving ranges in the one fragment
+        assertUpdate("DELETE FROM orders WHERE orderkey % 10 = 3", "SELECT count(*) FROM orders WHERE orderkey % 10 = 3");
+        assertQuery("SELECT count(*), sum(totalprice), max(comment) FROM orders", "SELECT count(*), sum(totalprice), max(comment) FROM orders WHERE orderkey % 10 <> 3");
+        assertQuery("SELECT orderkey, orderstatus FROM orders WHERE custkey = 370", "SELECT orderkey, orderstatus FROM orders WHERE custkey = 370 AND orderkey % 10 <> 3");
+        assertThat(scannedRows("SELECT sum(totalprice) FROM orders")).isEqualTo(15000 - (long) computeScalar("SELECT count(*) FROM tpch.tiny.orders WHERE orderkey % 10 = 3"));
+        // row-level changes on such a fragment name the right rows
+        assertUpdate("UPDATE orders SET totalprice = -1 WHERE orderkey % 10 = 4", "SELECT count(*) FROM orders WHERE orderkey % 10 = 4");
+        assertUpdate("DELETE FROM orders WHERE orderkey % 10 = 5", "SELECT count(*) FROM orders WHERE orderkey % 10 = 5");
+        assertQuery("SELECT count(*), sum(CASE WHEN totalprice = -1 THEN 1 ELSE 0 END) FROM orders",
+                "SELECT count(*), sum(CASE WHEN orderkey % 10 = 4 THEN 1 ELSE 0 END) FROM orders WHERE orderkey % 10 NOT IN (3, 5)");
+        assertQuery("SELECT orderkey FROM orders WHERE orderkey BETWEEN 100 AND 200", "SELECT orderkey FROM orders WHERE orderkey BETWEEN 100 AND 200 AND orderkey % 10 NOT IN (3, 5)");
+    }
+
+    /** Rows the table scan handed to Trino. */
+    private long scannedRows(String sql)
+    {
+        DistributedQueryRunner runner = (DistributedQueryRunner) getQueryRunner();
+        var result = runner.executeWithPlan(getSession(), sql);
+        return runner.getCoordinator().getQueryManager().getFullQueryInfo(result.queryId()).getQueryStats().getPhysicalInputPositions();
+    }
+}
