@@ -3,6 +3,7 @@ package io.lancetrino.benchmark;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * {@code bin/bench}: TPC-H on the Lance connector against Trino's Iceberg connector in the same engine, the page
@@ -26,16 +27,22 @@ public final class Benchmark
     public static BenchmarkReport run(BenchmarkOptions options)
             throws Exception
     {
-        try (BenchmarkEnvironment environment = BenchmarkEnvironment.start(options.dataDirectory())) {
+        try (BenchmarkEnvironment environment = BenchmarkEnvironment.start(options.dataDirectory(), options.lanceProperties())) {
             double generation = TpchData.ensureGenerated(environment, options);
-            List<QueryTimings.QueryResult> queries = QueryTimings.run(environment.runner(), BenchmarkQuery.ALL, options.runs());
+            List<QueryTimings.QueryResult> queries = QueryTimings.run(environment.runner(), options.selectedQueries(), options.runs());
             List<TpchData.TableStorage> storage = new ArrayList<>();
-            for (String table : List.of("lineitem", "orders")) {
-                storage.add(TpchData.storage(environment, table));
+            Optional<ReaderThroughput.Result> reader = Optional.empty();
+            List<MetadataTimings.SplitPlanning> planning = List.of();
+            List<MetadataTimings.VersionResolution> versions = List.of();
+            // a run of chosen queries (for profiling, say) measures nothing else
+            if (options.queries().isEmpty()) {
+                for (String table : List.of("lineitem", "orders")) {
+                    storage.add(TpchData.storage(environment, table));
+                }
+                reader = Optional.of(ReaderThroughput.measure(environment.lanceTable(BenchmarkEnvironment.SCHEMA, "lineitem"), "lineitem", options.runs(), ReaderThroughput.config(options.lanceProperties())));
+                planning = MetadataTimings.splitPlanning(environment, options.fragmentCounts());
+                versions = MetadataTimings.versionResolution(environment, options.versionCount());
             }
-            ReaderThroughput.Result reader = ReaderThroughput.measure(environment.lanceTable(BenchmarkEnvironment.SCHEMA, "lineitem"), "lineitem", options.runs());
-            List<MetadataTimings.SplitPlanning> planning = MetadataTimings.splitPlanning(environment, options.fragmentCounts());
-            List<MetadataTimings.VersionResolution> versions = MetadataTimings.versionResolution(environment, options.versionCount());
             BenchmarkReport report = new BenchmarkReport(
                     options.scale(),
                     options.runs(),

@@ -10,6 +10,7 @@ import io.trino.testing.DistributedQueryRunner;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
 
 import static io.trino.testing.TestingSession.testSessionBuilder;
 import static java.util.Objects.requireNonNull;
@@ -34,7 +35,7 @@ public final class BenchmarkEnvironment
         this.icebergCatalog = requireNonNull(icebergCatalog, "icebergCatalog is null");
     }
 
-    public static BenchmarkEnvironment start(Path dataDirectory)
+    public static BenchmarkEnvironment start(Path dataDirectory, Map<String, String> lanceProperties)
             throws Exception
     {
         Path lanceWarehouse = Files.createDirectories(dataDirectory.resolve("lance"));
@@ -47,7 +48,10 @@ public final class BenchmarkEnvironment
             runner.installPlugin(new TpchPlugin());
             runner.createCatalog("tpch", "tpch", ImmutableMap.of("tpch.column-naming", "STANDARD"));
             runner.installPlugin(new LancePlugin());
-            runner.createCatalog("lance", "lance", ImmutableMap.of("lance.warehouse", lanceWarehouse.toAbsolutePath().toString()));
+            runner.createCatalog("lance", "lance", ImmutableMap.<String, String>builder()
+                    .put("lance.warehouse", lanceWarehouse.toAbsolutePath().toString())
+                    .putAll(lanceProperties)
+                    .buildKeepingLast());
             runner.installPlugin(new IcebergPlugin());
             runner.createCatalog("iceberg", "iceberg", ImmutableMap.of(
                     "iceberg.catalog.type", "TESTING_FILE_METASTORE",

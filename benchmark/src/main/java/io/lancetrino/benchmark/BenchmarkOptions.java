@@ -1,11 +1,14 @@
 package io.lancetrino.benchmark;
 
 import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
 
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
 
@@ -16,6 +19,8 @@ import static java.util.Objects.requireNonNull;
  * @param runs timed runs of each query on each connector, after one warm-up run each
  * @param fragmentCounts fragment counts of the synthetic tables split planning is timed on
  * @param versionCount versions of the synthetic table latest-version resolution and {@code $versions} are timed on
+ * @param queries names of the queries to run, all when empty
+ * @param lanceProperties extra catalog properties of the {@code lance} catalog, to compare settings
  */
 public record BenchmarkOptions(
         double scale,
@@ -24,13 +29,17 @@ public record BenchmarkOptions(
         Path outputDirectory,
         boolean regenerate,
         List<Integer> fragmentCounts,
-        int versionCount)
+        int versionCount,
+        List<String> queries,
+        Map<String, String> lanceProperties)
 {
     public BenchmarkOptions
     {
         requireNonNull(dataDirectory, "dataDirectory is null");
         requireNonNull(outputDirectory, "outputDirectory is null");
         fragmentCounts = ImmutableList.copyOf(fragmentCounts);
+        queries = ImmutableList.copyOf(queries);
+        lanceProperties = ImmutableMap.copyOf(lanceProperties);
         if (scale <= 0 || runs <= 0 || versionCount < 2) {
             throw new IllegalArgumentException("scale and runs must be positive and versions at least 2");
         }
@@ -43,6 +52,8 @@ public record BenchmarkOptions(
         boolean regenerate = false;
         List<Integer> fragments = List.of(1_000, 10_000, 100_000);
         int versions = 10_000;
+        List<String> queries = List.of();
+        Map<String, String> lanceProperties = new LinkedHashMap<>();
         Path output = projectRoot.resolve("target/benchmark");
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
@@ -52,15 +63,23 @@ public record BenchmarkOptions(
                 case "--output" -> output = Path.of(required(args[i], value));
                 case "--fragments" -> fragments = Arrays.stream(required(args[i], value).split(",")).map(String::trim).map(Integer::parseInt).toList();
                 case "--versions" -> versions = Integer.parseInt(required(args[i], value));
+                case "--lance-property" -> {
+                    String[] property = required(args[i], value).split("=", 2);
+                    if (property.length != 2) {
+                        throw new IllegalArgumentException("--lance-property needs name=value, not " + value);
+                    }
+                    lanceProperties.put(property[0], property[1]);
+                }
+                case "--queries" -> queries = Arrays.stream(required(args[i], value).split(",")).map(String::trim).toList();
                 case "--regenerate" -> {
                     regenerate = true;
                     continue;
                 }
-                default -> throw new IllegalArgumentException("Unknown option " + args[i] + "; options: --scale N --runs N --output DIR --fragments N,N --versions N --regenerate");
+                default -> throw new IllegalArgumentException("Unknown option " + args[i] + "; options: --scale N --runs N --output DIR --fragments N,N --versions N --queries NAME,NAME --lance-property NAME=VALUE --regenerate");
             }
             i++;
         }
-        return new BenchmarkOptions(scale, runs, output.resolve("data").resolve("sf" + scaleName(scale)), output, regenerate, fragments, versions);
+        return new BenchmarkOptions(scale, runs, output.resolve("data").resolve("sf" + scaleName(scale)), output, regenerate, fragments, versions, queries, lanceProperties);
     }
 
     private static String required(String option, String value)
@@ -77,6 +96,18 @@ public record BenchmarkOptions(
     public String tpchSchema()
     {
         return scale == 0.01 ? "tiny" : "sf" + scaleName(scale);
+    }
+
+    public List<BenchmarkQuery> selectedQueries()
+    {
+        if (queries.isEmpty()) {
+            return BenchmarkQuery.ALL;
+        }
+        List<String> unknown = queries.stream().filter(name -> BenchmarkQuery.ALL.stream().noneMatch(query -> query.name().equals(name))).toList();
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("Unknown queries %s; the queries are %s".formatted(unknown, BenchmarkQuery.ALL.stream().map(BenchmarkQuery::name).toList()));
+        }
+        return BenchmarkQuery.ALL.stream().filter(query -> queries.contains(query.name())).toList();
     }
 
     static String scaleName(double scale)

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -23,7 +24,7 @@ public record BenchmarkReport(
         double generationSeconds,
         List<QueryTimings.QueryResult> queries,
         List<TpchData.TableStorage> storage,
-        ReaderThroughput.Result reader,
+        Optional<ReaderThroughput.Result> reader,
         List<MetadataTimings.SplitPlanning> splitPlanning,
         List<MetadataTimings.VersionResolution> versionResolution,
         List<String> notMeasured)
@@ -67,10 +68,12 @@ public record BenchmarkReport(
         for (TpchData.TableStorage table : storage) {
             out.append("| %s | %,d | %,d | %.2f | %,d | %,d |%n".formatted(table.table(), table.lanceDataBytes(), table.icebergDataBytes(), table.ratio(), table.lanceTotalBytes(), table.icebergTotalBytes()));
         }
-        out.append("\n| reader (%s, all columns, %,d rows) | rows/s |\n|---|---:|\n".formatted(reader.table(), reader.rows()));
-        out.append("| Lance SDK dataset scan | %,.0f |%n".formatted(reader.sdkRowsPerSecond()));
-        out.append("| connector page source (%s splits) | %,.0f |%n".formatted(reader.pageSourceSplits(), reader.pageSourceRowsPerSecond()));
-        out.append("| page source / SDK | %.0f%% |%n".formatted(100 * reader.pageSourceShare()));
+        reader.ifPresent(reader -> {
+            out.append("\n| reader (%s, all columns, %,d rows) | rows/s |\n|---|---:|\n".formatted(reader.table(), reader.rows()));
+            out.append("| Lance SDK dataset scan | %,.0f |%n".formatted(reader.sdkRowsPerSecond()));
+            out.append("| connector page source (%s splits) | %,.0f |%n".formatted(reader.pageSourceSplits(), reader.pageSourceRowsPerSecond()));
+            out.append("| page source / SDK | %.0f%% |%n".formatted(100 * reader.pageSourceShare()));
+        });
         out.append("\n| fragments | splits | planning s (manifest read and parsed) | planning s (manifest cached) |\n|---:|---:|---:|---:|\n");
         for (MetadataTimings.SplitPlanning planning : splitPlanning) {
             out.append("| %,d | %,d | %.3f | %.3f |%n".formatted(planning.fragments(), planning.splits(), planning.coldSeconds(), planning.warmSeconds()));

@@ -54,7 +54,7 @@ public final class ReaderThroughput
         }
     }
 
-    public static Result measure(Path tableRoot, String table, int runs)
+    public static Result measure(Path tableRoot, String table, int runs, LanceConfig config)
             throws Exception
     {
         List<Double> sdk = new ArrayList<>();
@@ -65,10 +65,10 @@ public final class ReaderThroughput
         // alternate, as for queries; the first pair warms up the file cache and the JIT
         for (int run = 0; run <= runs; run++) {
             long start = System.nanoTime();
-            sdkRows = sdkScan(tableRoot);
+            sdkRows = sdkScan(tableRoot, config);
             double sdkSeconds = (System.nanoTime() - start) / 1e9;
             start = System.nanoTime();
-            PageSourceScan scan = pageSourceScan(tableRoot);
+            PageSourceScan scan = pageSourceScan(tableRoot, config);
             double pageSourceSeconds = (System.nanoTime() - start) / 1e9;
             pageSourceRows = scan.rows();
             splits = scan.splits();
@@ -83,13 +83,13 @@ public final class ReaderThroughput
         return new Result(table, sdkRows, median(sdk), median(pageSource), splits);
     }
 
-    private static long sdkScan(Path tableRoot)
+    private static long sdkScan(Path tableRoot, LanceConfig config)
             throws Exception
     {
         long rows = 0;
         try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE);
                 Dataset dataset = Dataset.open().allocator(allocator).uri(tableRoot.toString()).build();
-                LanceScanner scanner = dataset.newScan(new ScanOptions.Builder().batchSize(new LanceConfig().getReadBatchRows()).build());
+                LanceScanner scanner = dataset.newScan(new ScanOptions.Builder().batchSize(config.getReadBatchRows()).build());
                 ArrowReader reader = scanner.scanBatches()) {
             while (reader.loadNextBatch()) {
                 rows += reader.getVectorSchemaRoot().getRowCount();
@@ -100,10 +100,9 @@ public final class ReaderThroughput
 
     private record PageSourceScan(long rows, int splits) {}
 
-    private static PageSourceScan pageSourceScan(Path tableRoot)
+    private static PageSourceScan pageSourceScan(Path tableRoot, LanceConfig config)
             throws Exception
     {
-        LanceConfig config = new LanceConfig();
         LanceTables tables = new LanceTables(new LanceFileSystems(new LocalFileSystemFactory(Path.of("/"))), config);
         LanceTable table = tables.open(SESSION.getIdentity(), tableRoot.toString(), tableRoot.getFileName().toString());
         TableSnapshot snapshot = table.snapshot(Optional.empty(), table.latestVersion(Optional.empty()).orElseThrow());
@@ -139,6 +138,17 @@ public final class ReaderThroughput
         finally {
             executor.shutdownNow();
         }
+    }
+
+    /**
+     * The connector's configuration with the reader settings of the catalog properties given to the benchmark.
+     */
+    public static LanceConfig config(java.util.Map<String, String> properties)
+    {
+        LanceConfig config = new LanceConfig();
+        java.util.Optional.ofNullable(properties.get("lance.read-batch-rows")).map(Integer::parseInt).ifPresent(config::setReadBatchRows);
+        java.util.Optional.ofNullable(properties.get("lance.max-split-rows")).map(Integer::parseInt).ifPresent(config::setMaxSplitRows);
+        return config;
     }
 
     static List<ConnectorSplit> splits(LanceSplitManager splitManager, LanceTableHandle handle)
