@@ -24,6 +24,14 @@ public final class Benchmark
         System.exit(0);
     }
 
+    private static String settings(BenchmarkOptions options)
+    {
+        List<String> settings = new ArrayList<>();
+        options.lanceProperties().forEach((name, value) -> settings.add("catalog %s=%s".formatted(name, value)));
+        options.lanceTableProperties().forEach((name, value) -> settings.add("table %s=%s".formatted(name, value)));
+        return String.join(", ", settings);
+    }
+
     public static BenchmarkReport run(BenchmarkOptions options)
             throws Exception
     {
@@ -49,6 +57,7 @@ public final class Benchmark
                     Runtime.getRuntime().availableProcessors(),
                     Runtime.getRuntime().maxMemory(),
                     Runtime.version().toString(),
+                    settings(options),
                     generation,
                     queries,
                     storage,

@@ -21,6 +21,8 @@ import static java.util.Objects.requireNonNull;
  * @param versionCount versions of the synthetic table latest-version resolution and {@code $versions} are timed on
  * @param queries names of the queries to run, all when empty
  * @param lanceProperties extra catalog properties of the {@code lance} catalog, to compare settings
+ * @param lanceTableProperties table properties of the generated Lance tables; data generated with other table
+ * properties lives in its own directory
  */
 public record BenchmarkOptions(
         double scale,
@@ -31,7 +33,8 @@ public record BenchmarkOptions(
         List<Integer> fragmentCounts,
         int versionCount,
         List<String> queries,
-        Map<String, String> lanceProperties)
+        Map<String, String> lanceProperties,
+        Map<String, String> lanceTableProperties)
 {
     public BenchmarkOptions
     {
@@ -40,6 +43,7 @@ public record BenchmarkOptions(
         fragmentCounts = ImmutableList.copyOf(fragmentCounts);
         queries = ImmutableList.copyOf(queries);
         lanceProperties = ImmutableMap.copyOf(lanceProperties);
+        lanceTableProperties = ImmutableMap.copyOf(lanceTableProperties);
         if (scale <= 0 || runs <= 0 || versionCount < 2) {
             throw new IllegalArgumentException("scale and runs must be positive and versions at least 2");
         }
@@ -54,6 +58,7 @@ public record BenchmarkOptions(
         int versions = 10_000;
         List<String> queries = List.of();
         Map<String, String> lanceProperties = new LinkedHashMap<>();
+        Map<String, String> lanceTableProperties = new LinkedHashMap<>();
         Path output = projectRoot.resolve("target/benchmark");
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
@@ -63,23 +68,43 @@ public record BenchmarkOptions(
                 case "--output" -> output = Path.of(required(args[i], value));
                 case "--fragments" -> fragments = Arrays.stream(required(args[i], value).split(",")).map(String::trim).map(Integer::parseInt).toList();
                 case "--versions" -> versions = Integer.parseInt(required(args[i], value));
-                case "--lance-property" -> {
-                    String[] property = required(args[i], value).split("=", 2);
-                    if (property.length != 2) {
-                        throw new IllegalArgumentException("--lance-property needs name=value, not " + value);
-                    }
-                    lanceProperties.put(property[0], property[1]);
-                }
+                case "--lance-property" -> putProperty(lanceProperties, args[i], required(args[i], value));
+                case "--lance-table-property" -> putProperty(lanceTableProperties, args[i], required(args[i], value));
                 case "--queries" -> queries = Arrays.stream(required(args[i], value).split(",")).map(String::trim).toList();
                 case "--regenerate" -> {
                     regenerate = true;
                     continue;
                 }
-                default -> throw new IllegalArgumentException("Unknown option " + args[i] + "; options: --scale N --runs N --output DIR --fragments N,N --versions N --queries NAME,NAME --lance-property NAME=VALUE --regenerate");
+                default -> throw new IllegalArgumentException("Unknown option " + args[i] + "; options: --scale N --runs N --output DIR --fragments N,N --versions N --queries NAME,NAME --lance-property NAME=VALUE --lance-table-property NAME=VALUE --regenerate");
             }
             i++;
         }
-        return new BenchmarkOptions(scale, runs, output.resolve("data").resolve("sf" + scaleName(scale)), output, regenerate, fragments, versions, queries, lanceProperties);
+        String dataName = "sf" + scaleName(scale) + lanceTableProperties.entrySet().stream()
+                .map(entry -> "-" + entry.getKey() + "-" + entry.getValue())
+                .collect(java.util.stream.Collectors.joining());
+        return new BenchmarkOptions(scale, runs, output.resolve("data").resolve(dataName), output, regenerate, fragments, versions, queries, lanceProperties, lanceTableProperties);
+    }
+
+    private static void putProperty(Map<String, String> properties, String option, String value)
+    {
+        String[] property = value.split("=", 2);
+        if (property.length != 2) {
+            throw new IllegalArgumentException(option + " needs name=value, not " + value);
+        }
+        properties.put(property[0], property[1]);
+    }
+
+    /**
+     * The {@code WITH} clause for the generated Lance tables, empty for the defaults.
+     */
+    public String lanceTableWithClause()
+    {
+        if (lanceTableProperties.isEmpty()) {
+            return "";
+        }
+        return lanceTableProperties.entrySet().stream()
+                .map(entry -> "%s = %s".formatted(entry.getKey(), entry.getValue().matches("\\d+") ? entry.getValue() : "'" + entry.getValue().replace("'", "''") + "'"))
+                .collect(java.util.stream.Collectors.joining(", ", " WITH (", ")"));
     }
 
     private static String required(String option, String value)

@@ -21,6 +21,7 @@ public record BenchmarkReport(
         int cores,
         long maxHeapBytes,
         String javaVersion,
+        String lanceSettings,
         double generationSeconds,
         List<QueryTimings.QueryResult> queries,
         List<TpchData.TableStorage> storage,
@@ -32,6 +33,7 @@ public record BenchmarkReport(
     public BenchmarkReport
     {
         requireNonNull(javaVersion, "javaVersion is null");
+        requireNonNull(lanceSettings, "lanceSettings is null");
         queries = List.copyOf(queries);
         storage = List.copyOf(storage);
         requireNonNull(reader, "reader is null");
@@ -55,6 +57,9 @@ public record BenchmarkReport(
         StringBuilder out = new StringBuilder();
         out.append("## TPC-H SF%s, %s runs per query, %s cores, heap %s MB, Java %s%n%n".formatted(
                 BenchmarkOptions.scaleName(scale), runs, cores, maxHeapBytes >> 20, javaVersion));
+        if (!lanceSettings.isEmpty()) {
+            out.append("Lance settings: %s%n%n".formatted(lanceSettings));
+        }
         out.append("| query | lance s (median) | iceberg s (median) | lance/iceberg | lance min–max s | iceberg min–max s | lance CPU s | iceberg CPU s | same result |\n");
         out.append("|---|---:|---:|---:|---|---|---:|---:|---|\n");
         for (QueryTimings.QueryResult query : queries) {

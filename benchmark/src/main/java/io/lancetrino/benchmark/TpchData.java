@@ -42,10 +42,10 @@ public final class TpchData
             runner.execute(session, "CREATE SCHEMA IF NOT EXISTS %s.%s".formatted(catalog, SCHEMA));
             for (String table : TABLES) {
                 runner.execute(session, "DROP TABLE IF EXISTS " + table);
-                runner.execute(session, "CREATE TABLE %s AS SELECT * FROM tpch.%s.%s".formatted(table, options.tpchSchema(), table));
+                runner.execute(session, "CREATE TABLE %s%s AS SELECT * FROM tpch.%s.%s".formatted(table, with(catalog, options), options.tpchSchema(), table));
             }
             runner.execute(session, "DROP TABLE IF EXISTS lineitem_deleted");
-            runner.execute(session, "CREATE TABLE lineitem_deleted AS SELECT * FROM lineitem");
+            runner.execute(session, "CREATE TABLE lineitem_deleted%s AS SELECT * FROM lineitem".formatted(with(catalog, options)));
             runner.execute(session, "DELETE FROM lineitem_deleted WHERE l_orderkey % 10 = 3");
         }
         try {
@@ -55,6 +55,11 @@ public final class TpchData
             throw new UncheckedIOException(e);
         }
         return (System.nanoTime() - start) / 1e9;
+    }
+
+    private static String with(String catalog, BenchmarkOptions options)
+    {
+        return catalog.equals("lance") ? options.lanceTableWithClause() : "";
     }
 
     /**
