@@ -2,6 +2,7 @@ package io.lancetrino.benchmark;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -48,6 +49,7 @@ public record BenchmarkReport(
         Files.createDirectories(directory);
         Files.writeString(directory.resolve("benchmark.md"), markdown());
         new ObjectMapper()
+                .registerModule(new Jdk8Module())
                 .enable(SerializationFeature.INDENT_OUTPUT)
                 .writeValue(directory.resolve("benchmark.json").toFile(), this);
     }
