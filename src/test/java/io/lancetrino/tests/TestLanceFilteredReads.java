@@ -1,11 +1,14 @@
 package io.lancetrino.tests;
 
+import io.lancetrino.tests.fixtures.LanceFixtures;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -16,11 +19,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class TestLanceFilteredReads
         extends AbstractTestQueryFramework
 {
+    private Path warehouse;
+
     @Override
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        return LanceQueryRunner.builder(Files.createTempDirectory("lance-filtered"))
+        warehouse = Files.createTempDirectory("lance-filtered");
+        return LanceQueryRunner.builder(warehouse)
                 .withSchema("f")
                 // small batches, so one split holds many of them
                 .addConnectorProperty("lance.read-batch-rows", "1000")
@@ -40,6 +46,30 @@ final class TestLanceFilteredReads
         assertThat(scannedRows("SELECT * FROM lineitem WHERE orderkey = 4225")).isLessThan(5_000);
         // a predicate that keeps most rows is not worth a second read: every row is scanned
         assertThat(scannedRows("SELECT sum(quantity) FROM lineitem WHERE shipdate <= DATE '1998-09-01'")).isEqualTo(60175);
+
+        // row-level changes through a narrowed scan name exactly the matching rows
+        assertUpdate("DELETE FROM lineitem WHERE orderkey BETWEEN 4225 AND 4230", "SELECT count(*) FROM lineitem WHERE orderkey BETWEEN 4225 AND 4230");
+        assertUpdate("UPDATE lineitem SET comment = 'changed' WHERE orderkey = 7", "SELECT count(*) FROM lineitem WHERE orderkey = 7");
+        assertQuery("SELECT count(*), sum(CASE WHEN comment = 'changed' THEN 1 ELSE 0 END) FROM lineitem",
+                "SELECT count(*), sum(CASE WHEN orderkey = 7 THEN 1 ELSE 0 END) FROM lineitem WHERE orderkey NOT BETWEEN 4225 AND 4230");
+    }
+
+    @Test
+    void testPredicatesOnTablesTheSdkWrote()
+    {
+        Path schema = warehouse.resolve("sdk");
+        // fragments of two data files: doubled was added by the SDK into a file of its own
+        LanceFixtures.addedColumn(schema, "added_column");
+        assertQuery("SELECT id, name FROM sdk.added_column WHERE doubled = 8", "VALUES (4, 'name-4')");
+        assertQuery("SELECT id FROM sdk.added_column WHERE doubled BETWEEN 6 AND 22 AND name <> 'name-5'", "VALUES 3, 4, 6, 7, 8, 9, 10, 11");
+        // 7 of every 20 rows deleted by the SDK (a Roaring deletion file): short surviving ranges
+        LanceFixtures.largeDeletions(schema, "large_deletions");
+        assertQuery("SELECT count(*), sum(id) FROM sdk.large_deletions WHERE id BETWEEN 1000 AND 1999",
+                "VALUES (%s, %s)".formatted(LongStream.rangeClosed(1000, 1999).filter(id -> id % 20 >= 7).count(), LongStream.rangeClosed(1000, 1999).filter(id -> id % 20 >= 7).sum()));
+        assertQuery("SELECT name FROM sdk.large_deletions WHERE id = 1013", "VALUES 'name-1013'");
+        assertQueryReturnsEmptyResult("SELECT name FROM sdk.large_deletions WHERE id = 1003");
+        assertQuery("SELECT count(*) FROM sdk.large_deletions WHERE name LIKE 'name-1%'",
+                "VALUES " + LongStream.range(0, 20_000).filter(id -> id % 20 >= 7 && String.valueOf(id).startsWith("1")).count());
     }
 
     @Test

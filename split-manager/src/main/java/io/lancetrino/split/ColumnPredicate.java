@@ -134,6 +134,7 @@ public final class ColumnPredicate
         return kept;
     }
 
+    // filterLongs and filterDoubles are spelled out apart: they are the per-row loops of every narrowed scan
     private int filterLongs(Block block, int[] positions, int count)
     {
         Type type = column.type();
