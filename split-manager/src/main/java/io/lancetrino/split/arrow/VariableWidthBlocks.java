@@ -90,6 +90,14 @@ final class VariableWidthBlocks
         if (offsets[0] < 0) {
             throw new TrinoException(LANCE_BAD_DATA, "Negative Arrow offset: " + offsets[0]);
         }
+        // without an early exit the loop vectorizes; the position is searched only for the error message
+        int decreases = 0;
+        for (int i = 0; i < count; i++) {
+            decreases |= offsets[i + 1] - offsets[i];
+        }
+        if (decreases >= 0) {
+            return;
+        }
         for (int i = 0; i < count; i++) {
             if (offsets[i + 1] < offsets[i]) {
                 throw new TrinoException(LANCE_BAD_DATA, "Arrow offsets decrease at position " + i);

@@ -411,6 +411,20 @@ final class TestArrowBlocks
     }
 
     @Test
+    void testDecreasingStringOffsetsAreBadData()
+    {
+        try (VarCharVector vector = new VarCharVector("s", allocator)) {
+            setStrings(vector::setSafe, vector::setNull, "abc", "de", "f", "gh");
+            vector.setValueCount(4);
+            // value 2 would end before it starts
+            vector.getOffsetBuffer().setInt(3 * 4L, 4);
+            assertThatThrownBy(() -> ArrowBlocks.toBlock(VARCHAR, vector))
+                    .isInstanceOf(TrinoException.class)
+                    .hasMessageContaining("Arrow offsets decrease at position 2");
+        }
+    }
+
+    @Test
     void testDates()
     {
         try (DateDayVector vector = new DateDayVector("d", allocator)) {
