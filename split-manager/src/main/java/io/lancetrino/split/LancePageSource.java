@@ -37,14 +37,15 @@ import static java.util.Objects.requireNonNull;
 public final class LancePageSource
         implements ConnectorPageSource
 {
+    // below this average length of the surviving row ranges, reading everything and dropping deleted rows is faster
+    private static final int MIN_AVERAGE_RANGE_ROWS = 1024;
+
     private final LanceSplit split;
     private final List<LanceColumnHandle> columns;
     private final BufferAllocator allocator;
     private final TableFileSystem fileSystem;
     private final int batchRows;
     private final List<ColumnPredicate> predicates;
-    // below this average length of the surviving row ranges, reading everything and dropping deleted rows is faster
-    private static final int MIN_AVERAGE_RANGE_ROWS = 1024;
 
     private final List<FileStream> streams = new ArrayList<>();
     // for each output column: the stream and the channel in it, or -1 when no file stores the column
