@@ -62,12 +62,22 @@ public final class LanceTable
     }
 
     /**
-     * A directory is a Lance table only if it holds {@code _versions/} with at least one version.
+     * A directory is a Lance table only if it holds {@code _versions/} with at least one version. The version hint,
+     * when its manifest exists, answers without listing {@code _versions/}, which grows with every commit.
      */
     public static boolean isTable(TableFileSystem fileSystem, String location)
     {
+        String versions = TableFileSystem.join(stripSlash(location), VERSIONS_DIR);
         try {
-            return fileSystem.listFiles(TableFileSystem.join(stripSlash(location), VERSIONS_DIR)).stream()
+            OptionalLong hinted = readHint(fileSystem, versions);
+            if (hinted.isPresent()) {
+                for (ManifestNaming naming : List.of(ManifestNaming.V2, ManifestNaming.V1)) {
+                    if (fileSystem.stat(TableFileSystem.join(versions, naming.fileName(hinted.getAsLong()))).isPresent()) {
+                        return true;
+                    }
+                }
+            }
+            return fileSystem.listFiles(versions).stream()
                     .anyMatch(file -> ManifestNaming.versionOf(file.name()).isPresent());
         }
         catch (IOException e) {
@@ -95,7 +105,7 @@ public final class LanceTable
     public OptionalLong latestVersion(Optional<String> branch)
     {
         String versions = versionsDirectory(branch);
-        OptionalLong hinted = readHint(versions);
+        OptionalLong hinted = readHint(fileSystem, versions);
         if (hinted.isPresent()) {
             long version = hinted.getAsLong();
             if (manifestLocation(branch, version).isPresent() && manifestLocation(branch, version + 1).isEmpty()) {
@@ -200,7 +210,7 @@ public final class LanceTable
         }
     }
 
-    private OptionalLong readHint(String versions)
+    private static OptionalLong readHint(TableFileSystem fileSystem, String versions)
     {
         try {
             JsonNode hint = MAPPER.readTree(fileSystem.readFile(TableFileSystem.join(versions, HINT_FILE)));
