@@ -5,7 +5,6 @@ import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.deletion.DeletionVectors;
 import io.lancetrino.metadata.fs.TableFileSystem;
 import io.lancetrino.split.arrow.ArrowBlocks;
-import io.lancetrino.split.fs.LanceFileSystems;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.RunLengthEncodedBlock;
@@ -48,6 +47,7 @@ public final class LancePageSource
     private final List<ColumnPredicate> predicates;
 
     private final List<FileStream> streams = new ArrayList<>();
+    private final SplitFileReaders readers;
     // for each output column: the stream and the channel in it, or -1 when no file stores the column
     private int[] streamOfColumn;
     private int[] channelOfColumn;
@@ -81,6 +81,7 @@ public final class LancePageSource
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.batchRows = batchRows;
+        this.readers = new SplitFileReaders(split, allocator);
     }
 
     @Override
@@ -133,7 +134,7 @@ public final class LancePageSource
         }
         List<Range> ranges = files.isEmpty() ? null : planReads();
         for (int fileIndex = 0; fileIndex < files.size(); fileIndex++) {
-            FileStream stream = FileStream.open(split, files.get(fileIndex), wantedByFile.get(fileIndex), columns, ranges, allocator, batchRows);
+            FileStream stream = FileStream.open(split, files.get(fileIndex), readers.open(files.get(fileIndex)), wantedByFile.get(fileIndex), columns, ranges, batchRows);
             for (int channel = 0; channel < stream.columns().size(); channel++) {
                 int column = stream.columns().get(channel);
                 streamOfColumn[column] = streams.size();
@@ -164,7 +165,7 @@ public final class LancePageSource
      */
     private List<Range> planReads()
     {
-        RoaringBitmap deleted = split.deletionFile().map(this::readDeletionVector).orElseGet(RoaringBitmap::new);
+        RoaringBitmap deleted = deletedRowsOfFragment();
         int start = Math.toIntExact(split.startRow());
         int end = Math.toIntExact(split.endRow());
         List<Range> ranges = RowRanges.surviving(start, end, deleted);
@@ -172,7 +173,7 @@ public final class LancePageSource
             ranges = List.of(Range.of(start, end));
             deletedRows = deleted;
         }
-        return predicates.isEmpty() ? ranges : PredicateRanges.narrow(split, predicates, ranges, allocator, batchRows);
+        return predicates.isEmpty() ? ranges : PredicateRanges.narrow(split, predicates, ranges, readers, batchRows);
     }
 
     /**
@@ -258,8 +259,13 @@ public final class LancePageSource
 
     private List<Range> survivingRanges()
     {
-        RoaringBitmap deleted = split.deletionFile().map(this::readDeletionVector).orElseGet(RoaringBitmap::new);
+        RoaringBitmap deleted = deletedRowsOfFragment();
         return RowRanges.surviving(Math.toIntExact(split.startRow()), Math.toIntExact(split.endRow()), deleted);
+    }
+
+    private RoaringBitmap deletedRowsOfFragment()
+    {
+        return split.deletionFile().map(this::readDeletionVector).orElseGet(RoaringBitmap::new);
     }
 
     private RoaringBitmap readDeletionVector(String location)
@@ -320,6 +326,7 @@ public final class LancePageSource
             stream.close();
         }
         streams.clear();
+        readers.close();
         allocator.close();
     }
 
@@ -331,7 +338,6 @@ public final class LancePageSource
     {
         private final LanceSplit split;
         private final LanceDataFile file;
-        private final LanceFileReader reader;
         private final ArrowReader batches;
         private final List<Integer> columns;
         private final List<String> names;
@@ -341,26 +347,18 @@ public final class LancePageSource
         private int offset;
         private boolean exhausted;
 
-        private FileStream(LanceSplit split, LanceDataFile file, LanceFileReader reader, ArrowReader batches, List<Integer> columns, List<String> names, List<LanceColumnHandle> handles)
+        private FileStream(LanceSplit split, LanceDataFile file, ArrowReader batches, List<Integer> columns, List<String> names, List<LanceColumnHandle> handles)
         {
             this.split = split;
             this.file = file;
-            this.reader = reader;
             this.batches = batches;
             this.columns = columns;
             this.names = names;
             this.handles = handles;
         }
 
-        static FileStream open(LanceSplit split, LanceDataFile file, List<Integer> wanted, List<LanceColumnHandle> allColumns, List<Range> ranges, BufferAllocator allocator, int batchRows)
+        static FileStream open(LanceSplit split, LanceDataFile file, LanceFileReader reader, List<Integer> wanted, List<LanceColumnHandle> allColumns, List<Range> ranges, int batchRows)
         {
-            LanceFileReader reader;
-            try {
-                reader = LanceFileReader.open(LanceFileSystems.nativeLocation(file.location()), allocator);
-            }
-            catch (IOException | RuntimeException e) {
-                throw new TrinoException(LANCE_MISSING_FILE, "Table %s, fragment %s: cannot open data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), e.getMessage()), e);
-            }
             try {
                 ImmutableList.Builder<Integer> columns = ImmutableList.builder();
                 ImmutableList.Builder<String> names = ImmutableList.builder();
@@ -376,12 +374,11 @@ public final class LancePageSource
                 }
                 List<String> projected = names.build();
                 ArrowReader batches = ranges.isEmpty() ? null : reader.readAll(projected.stream().map(FileColumnMapping::projectionPath).toList(), ranges, batchRows);
-                FileStream stream = new FileStream(split, file, reader, batches, columns.build(), projected, handles.build());
+                FileStream stream = new FileStream(split, file, batches, columns.build(), projected, handles.build());
                 stream.exhausted = batches == null;
                 return stream;
             }
             catch (IOException | RuntimeException e) {
-                closeQuietly(reader);
                 throw new TrinoException(LANCE_BAD_DATA, "Table %s, fragment %s: cannot read data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), e.getMessage()), e);
             }
         }
@@ -454,17 +451,6 @@ public final class LancePageSource
                 catch (IOException | RuntimeException _) {
                     // closing after a failure must not hide it
                 }
-            }
-            closeQuietly(reader);
-        }
-
-        private static void closeQuietly(LanceFileReader reader)
-        {
-            try {
-                reader.close();
-            }
-            catch (Exception _) {
-                // nothing to recover
             }
         }
     }

@@ -4,7 +4,6 @@ import com.google.common.collect.ImmutableList;
 import io.lancetrino.split.arrow.ArrowBlocks;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.lance.file.LanceFileReader;
@@ -16,7 +15,6 @@ import java.util.List;
 import java.util.Optional;
 
 import static io.lancetrino.split.LanceErrorCode.LANCE_BAD_DATA;
-import static io.lancetrino.split.LanceErrorCode.LANCE_MISSING_FILE;
 
 /**
  * Narrows a split's row ranges to the rows whose predicate columns can match, reading only those columns, so the
@@ -33,14 +31,14 @@ final class PredicateRanges
 
     private PredicateRanges() {}
 
-    static List<Range> narrow(LanceSplit split, List<ColumnPredicate> predicates, List<Range> ranges, BufferAllocator allocator, int batchRows)
+    static List<Range> narrow(LanceSplit split, List<ColumnPredicate> predicates, List<Range> ranges, SplitFileReaders readers, int batchRows)
     {
         List<Range> narrowed = ranges;
         for (LanceDataFile file : split.dataFiles()) {
             if (narrowed.isEmpty()) {
                 break;
             }
-            Optional<List<Range>> fileNarrowed = narrowByFile(split, file, predicates, narrowed, allocator, batchRows);
+            Optional<List<Range>> fileNarrowed = narrowByFile(split, file, predicates, narrowed, readers, batchRows);
             if (fileNarrowed.isPresent()) {
                 narrowed = fileNarrowed.get();
             }
@@ -48,7 +46,7 @@ final class PredicateRanges
         return narrowed;
     }
 
-    private static Optional<List<Range>> narrowByFile(LanceSplit split, LanceDataFile file, List<ColumnPredicate> predicates, List<Range> ranges, BufferAllocator allocator, int batchRows)
+    private static Optional<List<Range>> narrowByFile(LanceSplit split, LanceDataFile file, List<ColumnPredicate> predicates, List<Range> ranges, SplitFileReaders readers, int batchRows)
     {
         List<ColumnPredicate> stored = predicates.stream()
                 .filter(predicate -> file.fieldIds().stream().anyMatch(predicate.column().subtreeFieldIds()::contains))
@@ -56,14 +54,8 @@ final class PredicateRanges
         if (stored.isEmpty()) {
             return Optional.empty();
         }
-        LanceFileReader reader;
+        LanceFileReader reader = readers.open(file);
         try {
-            reader = LanceFileReader.open(io.lancetrino.split.fs.LanceFileSystems.nativeLocation(file.location()), allocator);
-        }
-        catch (IOException | RuntimeException e) {
-            throw new TrinoException(LANCE_MISSING_FILE, "Table %s, fragment %s: cannot open data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), e.getMessage()), e);
-        }
-        try (reader) {
             List<ColumnPredicate> evaluated = new ArrayList<>();
             List<String> names = new ArrayList<>();
             for (ColumnPredicate predicate : stored) {
@@ -104,14 +96,11 @@ final class PredicateRanges
             }
             return Optional.of(kept.build());
         }
-        catch (IOException | RuntimeException e) {
-            if (e instanceof TrinoException trinoException) {
-                throw trinoException;
-            }
-            throw new TrinoException(LANCE_BAD_DATA, "Table %s, fragment %s: cannot read data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), e.getMessage()), e);
+        catch (TrinoException e) {
+            throw e;
         }
-        catch (Exception e) {
-            throw new TrinoException(LANCE_BAD_DATA, "Table %s, fragment %s: cannot close data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), e.getMessage()), e);
+        catch (IOException | RuntimeException e) {
+            throw new TrinoException(LANCE_BAD_DATA, "Table %s, fragment %s: cannot read data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), e.getMessage()), e);
         }
     }
 

@@ -14,28 +14,20 @@ import java.util.Optional;
 final class RowAddressCursor
 {
     private final long fragmentBits;
-    private final List<Range> ranges;
-    private int range;
-    private int offsetInRange;
+    private final ReadRowCursor rows;
 
     RowAddressCursor(long fragmentId, List<Range> ranges)
     {
         this.fragmentBits = fragmentId << 32;
-        this.ranges = ranges;
+        this.rows = new ReadRowCursor(ranges);
     }
 
-    Block next(int rows)
+    Block next(int count)
     {
-        long[] addresses = new long[rows];
-        for (int i = 0; i < rows; i++) {
-            Range current = ranges.get(range);
-            addresses[i] = fragmentBits | (current.getStart() + offsetInRange);
-            offsetInRange++;
-            if (current.getStart() + offsetInRange == current.getEnd()) {
-                range++;
-                offsetInRange = 0;
-            }
+        long[] addresses = new long[count];
+        for (int i = 0; i < count; i++) {
+            addresses[i] = fragmentBits | rows.next();
         }
-        return new LongArrayBlock(rows, Optional.empty(), addresses);
+        return new LongArrayBlock(count, Optional.empty(), addresses);
     }
 }

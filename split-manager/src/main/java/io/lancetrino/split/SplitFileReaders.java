@@ -1,0 +1,61 @@
+package io.lancetrino.split;
+
+import io.lancetrino.split.fs.LanceFileSystems;
+import io.trino.spi.TrinoException;
+import org.apache.arrow.memory.BufferAllocator;
+import org.lance.file.LanceFileReader;
+
+import java.io.IOException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+import static io.lancetrino.split.LanceErrorCode.LANCE_MISSING_FILE;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The data file readers of one split, each opened once: the predicate pass and the column streams share them, and
+ * they close with the page source.
+ */
+final class SplitFileReaders
+        implements AutoCloseable
+{
+    private final LanceSplit split;
+    private final BufferAllocator allocator;
+    private final Map<String, LanceFileReader> readers = new LinkedHashMap<>();
+
+    SplitFileReaders(LanceSplit split, BufferAllocator allocator)
+    {
+        this.split = requireNonNull(split, "split is null");
+        this.allocator = requireNonNull(allocator, "allocator is null");
+    }
+
+    LanceFileReader open(LanceDataFile file)
+    {
+        LanceFileReader reader = readers.get(file.location());
+        if (reader != null) {
+            return reader;
+        }
+        try {
+            reader = LanceFileReader.open(LanceFileSystems.nativeLocation(file.location()), allocator);
+        }
+        catch (IOException | RuntimeException e) {
+            throw new TrinoException(LANCE_MISSING_FILE, "Table %s, fragment %s: cannot open data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), e.getMessage()), e);
+        }
+        readers.put(file.location(), reader);
+        return reader;
+    }
+
+    @Override
+    public void close()
+    {
+        for (LanceFileReader reader : readers.values()) {
+            try {
+                reader.close();
+            }
+            catch (Exception _) {
+                // closing after a failure must not hide it
+            }
+        }
+        readers.clear();
+    }
+}
