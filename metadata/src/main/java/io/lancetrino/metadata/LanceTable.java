@@ -70,12 +70,8 @@ public final class LanceTable
         String versions = TableFileSystem.join(stripSlash(location), VERSIONS_DIR);
         try {
             OptionalLong hinted = readHint(fileSystem, versions);
-            if (hinted.isPresent()) {
-                for (ManifestNaming naming : List.of(ManifestNaming.V2, ManifestNaming.V1)) {
-                    if (fileSystem.stat(TableFileSystem.join(versions, naming.fileName(hinted.getAsLong()))).isPresent()) {
-                        return true;
-                    }
-                }
+            if (hinted.isPresent() && findManifest(fileSystem, versions, hinted.getAsLong()).isPresent()) {
+                return true;
             }
             return fileSystem.listFiles(versions).stream()
                     .anyMatch(file -> ManifestNaming.versionOf(file.name()).isPresent());
@@ -169,18 +165,25 @@ public final class LanceTable
     {
         String versions = versionsDirectory(branch);
         try {
-            for (ManifestNaming naming : List.of(ManifestNaming.V2, ManifestNaming.V1)) {
-                String location = TableFileSystem.join(versions, naming.fileName(version));
-                Optional<FileEntry> entry = fileSystem.stat(location);
-                if (entry.isPresent()) {
-                    return Optional.of(new ManifestEntry(location, entry.get().length(), entry.get().lastModifiedMillis()));
-                }
-            }
-            return Optional.empty();
+            return findManifest(fileSystem, versions, version);
         }
         catch (IOException e) {
             throw new LanceTableException(FILESYSTEM_ERROR, "Cannot read %s of table %s: %s".formatted(versions, displayName, e.getMessage()), e);
         }
+    }
+
+    // the V2 name first, then the V1 name
+    private static Optional<ManifestEntry> findManifest(TableFileSystem fileSystem, String versions, long version)
+            throws IOException
+    {
+        for (ManifestNaming naming : List.of(ManifestNaming.V2, ManifestNaming.V1)) {
+            String location = TableFileSystem.join(versions, naming.fileName(version));
+            Optional<FileEntry> entry = fileSystem.stat(location);
+            if (entry.isPresent()) {
+                return Optional.of(new ManifestEntry(location, entry.get().length(), entry.get().lastModifiedMillis()));
+            }
+        }
+        return Optional.empty();
     }
 
     public String versionsDirectory(Optional<String> branch)
