@@ -69,9 +69,14 @@ public final class BenchmarkEnvironment
 
     public static Session session(String catalog)
     {
+        return session(catalog, SCHEMA);
+    }
+
+    public static Session session(String catalog, String schema)
+    {
         return testSessionBuilder()
                 .setCatalog(catalog)
-                .setSchema(SCHEMA)
+                .setSchema(schema)
                 .build();
     }
 

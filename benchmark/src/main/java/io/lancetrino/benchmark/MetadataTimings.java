@@ -11,9 +11,7 @@ import io.lancetrino.split.LanceConfig;
 import io.lancetrino.split.LanceSplitManager;
 import io.lancetrino.split.LanceTableHandle;
 import io.lancetrino.split.LanceTables;
-import io.lancetrino.split.fs.LanceFileSystems;
 import io.trino.Session;
-import io.trino.filesystem.local.LocalFileSystemFactory;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.testing.QueryRunner;
 
@@ -25,9 +23,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
-import static io.lancetrino.benchmark.ReaderThroughput.median;
+import static io.lancetrino.benchmark.Measurements.median;
 import static io.trino.testing.TestingConnectorSession.SESSION;
-import static io.trino.testing.TestingSession.testSessionBuilder;
 
 /**
  * Coordinator-side costs on synthetic tables: manifests with many fragments (all naming one small data file, which
@@ -51,7 +48,7 @@ public final class MetadataTimings
         for (int fragments : fragmentCounts) {
             String name = "fragments_" + fragments;
             Path root = createOneRowTable(environment, name);
-            LanceTable table = open(new LanceTables(fileSystems(), new LanceConfig()), root);
+            LanceTable table = open(Measurements.localTables(new LanceConfig()), root);
             TableSnapshot snapshot = latest(table);
             Manifest base = snapshot.manifest();
             DataFragment fragment = base.getFragments(0);
@@ -65,11 +62,11 @@ public final class MetadataTimings
             writeManifest(table, manifest.build());
             int[] splitCount = new int[1];
             double cold = medianSeconds(() -> {
-                LanceTables tables = new LanceTables(fileSystems(), new LanceConfig());
+                LanceTables tables = Measurements.localTables(new LanceConfig());
                 splitCount[0] = plan(tables, root, name);
                 return null;
             });
-            LanceTables warmTables = new LanceTables(fileSystems(), new LanceConfig());
+            LanceTables warmTables = Measurements.localTables(new LanceConfig());
             plan(warmTables, root, name);
             double warm = medianSeconds(() -> plan(warmTables, root, name));
             System.out.printf("split planning, %s fragments: %.3fs cold, %.3fs with the manifest cached%n", fragments, cold, warm);
@@ -89,7 +86,7 @@ public final class MetadataTimings
         for (int versions : List.of(10, versionCount)) {
             String name = "versions_" + versions;
             Path root = createOneRowTable(environment, name);
-            LanceTable table = open(new LanceTables(fileSystems(), new LanceConfig()), root);
+            LanceTable table = open(Measurements.localTables(new LanceConfig()), root);
             TableSnapshot snapshot = latest(table);
             Manifest base = snapshot.manifest();
             for (long version = snapshot.version() + 1; version <= versions; version++) {
@@ -121,7 +118,7 @@ public final class MetadataTimings
 
     private static Object latestVersion(Path root, long expected)
     {
-        LanceTable table = open(new LanceTables(fileSystems(), new LanceConfig()), root);
+        LanceTable table = open(Measurements.localTables(new LanceConfig()), root);
         long latest = table.latestVersion(Optional.empty()).orElseThrow();
         if (latest != expected) {
             throw new IllegalStateException("Latest version of %s is %s, expected %s".formatted(root, latest, expected));
@@ -163,14 +160,9 @@ public final class MetadataTimings
         return tables.open(SESSION.getIdentity(), root.toString(), root.getFileName().toString());
     }
 
-    private static LanceFileSystems fileSystems()
-    {
-        return new LanceFileSystems(new LocalFileSystemFactory(Path.of("/")));
-    }
-
     private static Session session()
     {
-        return testSessionBuilder().setCatalog("lance").setSchema(SCHEMA).build();
+        return BenchmarkEnvironment.session("lance", SCHEMA);
     }
 
     private static double medianSeconds(Callable<?> action)

@@ -39,13 +39,7 @@ public final class QueryTimings
         {
             List<Double> seconds = runs.stream().map(Run::seconds).sorted().toList();
             List<Double> cpu = runs.stream().map(Run::cpuSeconds).sorted().toList();
-            return new Stats(median(seconds), seconds.getFirst(), seconds.getLast(), median(cpu));
-        }
-
-        private static double median(List<Double> sorted)
-        {
-            int middle = sorted.size() / 2;
-            return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
+            return new Stats(Measurements.median(seconds), seconds.getFirst(), seconds.getLast(), Measurements.median(cpu));
         }
     }
 

@@ -5,14 +5,11 @@ import io.lancetrino.metadata.ArrowAllocators;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.plugin.LanceCatalog;
-import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.split.LanceConfig;
 import io.lancetrino.split.LancePageSourceProvider;
 import io.lancetrino.split.LanceSplitManager;
 import io.lancetrino.split.LanceTableHandle;
 import io.lancetrino.split.LanceTables;
-import io.lancetrino.split.fs.LanceFileSystems;
-import io.trino.filesystem.local.LocalFileSystemFactory;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.ConnectorSplit;
@@ -36,6 +33,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.lancetrino.benchmark.Measurements.median;
 import static io.trino.testing.TestingConnectorSession.SESSION;
 
 /**
@@ -103,7 +101,7 @@ public final class ReaderThroughput
     private static PageSourceScan pageSourceScan(Path tableRoot, LanceConfig config)
             throws Exception
     {
-        LanceTables tables = new LanceTables(new LanceFileSystems(new LocalFileSystemFactory(Path.of("/"))), config);
+        LanceTables tables = Measurements.localTables(config);
         LanceTable table = tables.open(SESSION.getIdentity(), tableRoot.toString(), tableRoot.getFileName().toString());
         TableSnapshot snapshot = table.snapshot(Optional.empty(), table.latestVersion(Optional.empty()).orElseThrow());
         SchemaTableName name = new SchemaTableName("bench", tableRoot.getFileName().toString());
@@ -161,12 +159,5 @@ public final class ReaderThroughput
             }
         }
         return splits;
-    }
-
-    static double median(List<Double> values)
-    {
-        List<Double> sorted = values.stream().sorted().toList();
-        int middle = sorted.size() / 2;
-        return sorted.size() % 2 == 1 ? sorted.get(middle) : (sorted.get(middle - 1) + sorted.get(middle)) / 2;
     }
 }
