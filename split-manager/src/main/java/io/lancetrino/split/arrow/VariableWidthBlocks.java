@@ -81,7 +81,48 @@ final class VariableWidthBlocks
             }
             default -> throw unsupported(type, vector);
         }
+        if (valid != null && nullsHoldBytes(offsets, valid, count)) {
+            data = dropNullBytes(data, offsets, valid, count);
+        }
         return new VariableWidthBlock(count, Slices.wrappedBuffer(data), offsets, optional(valid));
+    }
+
+    // Arrow lets a null slot keep bytes (Lance 2.2 fills nulls of dictionary-decoded strings with a value); Trino
+    // expects null positions to be empty, and its exchange serialization of a block with non-empty nulls corrupts the
+    // blocks that follow it in the page
+    private static boolean nullsHoldBytes(int[] offsets, long[] valid, int count)
+    {
+        for (int word = 0; word < valid.length; word++) {
+            long nulls = ~valid[word];
+            while (nulls != 0) {
+                int position = (word << 6) + Long.numberOfTrailingZeros(nulls);
+                if (position >= count) {
+                    break;
+                }
+                if (offsets[position + 1] != offsets[position]) {
+                    return true;
+                }
+                nulls &= nulls - 1;
+            }
+        }
+        return false;
+    }
+
+    private static byte[] dropNullBytes(byte[] data, int[] offsets, long[] valid, int count)
+    {
+        byte[] compacted = new byte[data.length];
+        int length = 0;
+        int start = offsets[0];
+        for (int position = 0; position < count; position++) {
+            int end = offsets[position + 1];
+            if (!ArrowBuffers.isNull(valid, position)) {
+                System.arraycopy(data, start, compacted, length, end - start);
+                length += end - start;
+            }
+            start = end;
+            offsets[position + 1] = length;
+        }
+        return java.util.Arrays.copyOf(compacted, length);
     }
 
     // offsets must not decrease, or the block would read outside its slice

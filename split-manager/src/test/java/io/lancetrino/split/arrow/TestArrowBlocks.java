@@ -2,6 +2,7 @@ package io.lancetrino.split.arrow;
 
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
+import io.trino.spi.block.VariableWidthBlock;
 import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.Int128;
 import io.trino.spi.type.LongTimestamp;
@@ -421,6 +422,26 @@ final class TestArrowBlocks
             assertThatThrownBy(() -> ArrowBlocks.toBlock(VARCHAR, vector))
                     .isInstanceOf(TrinoException.class)
                     .hasMessageContaining("Arrow offsets decrease at position 2");
+        }
+    }
+
+    @Test
+    void testNullSlotsThatHoldBytesBecomeEmpty()
+    {
+        try (VarCharVector vector = new VarCharVector("s", allocator)) {
+            setStrings(vector::setSafe, vector::setNull, "abc", "de", "f", "gh");
+            vector.setValueCount(4);
+            // Arrow lets a null keep its bytes, as Lance 2.2 does for dictionary-decoded strings
+            vector.setNull(1);
+            vector.setNull(3);
+            assertThat(vector.getOffsetBuffer().getInt(2 * 4L)).isEqualTo(5);
+            VariableWidthBlock block = (VariableWidthBlock) ArrowBlocks.toBlock(VARCHAR, vector);
+            assertThat(block.isNull(1)).isTrue();
+            assertThat(block.getSliceLength(1)).isZero();
+            assertThat(block.getSliceLength(3)).isZero();
+            assertThat(block.getRawSlice().length()).isEqualTo(4);
+            assertThat(VARCHAR.getSlice(block, 0).toStringUtf8()).isEqualTo("abc");
+            assertThat(VARCHAR.getSlice(block, 2).toStringUtf8()).isEqualTo("f");
         }
     }
 
