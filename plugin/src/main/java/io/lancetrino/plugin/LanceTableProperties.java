@@ -31,9 +31,9 @@ public final class LanceTableProperties
     public static List<PropertyMetadata<?>> properties()
     {
         return ImmutableList.of(
-                stringProperty(FILE_FORMAT_VERSION, "Lance data file format version: 2.1 (default, as the Lance SDK writes), 2.2 (smaller files, for readers with Lance 2.2 support) or 2.0 for older readers", DEFAULT_FILE_FORMAT_VERSION, false),
+                stringProperty(FILE_FORMAT_VERSION, "Lance data file format version: 2.1 (default, as the Lance SDK writes), 2.2 (smaller files, for engines whose Lance reads and writes 2.2) or 2.0 for older readers", DEFAULT_FILE_FORMAT_VERSION, false),
                 integerProperty(MAX_ROWS_PER_FILE, "Rows per data file; each file becomes one fragment", DEFAULT_MAX_ROWS_PER_FILE, false),
-                stringProperty(COMPRESSION, "General compression Lance applies to column data after its encodings: none (default, as the Lance SDK writes), zstd or lz4", DEFAULT_COMPRESSION, false));
+                stringProperty(COMPRESSION, "General compression Lance applies to column data after its encodings: none (default), zstd or lz4", DEFAULT_COMPRESSION, false));
     }
 
     public static String fileFormatVersion(Map<String, Object> properties)

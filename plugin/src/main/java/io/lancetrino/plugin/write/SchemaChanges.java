@@ -56,9 +56,8 @@ public final class SchemaChanges
             if (!column.isNullable()) {
                 throw new TrinoException(NOT_SUPPORTED, "Table %s: an added column must be nullable, because existing rows have no value for %s".formatted(handle.schemaTableName(), column.getName()));
             }
-            List<Field> added = new ArrayList<>(TableWrites.withCompression(
-                    LanceFields.fromArrow(List.of(arrowField), nextFieldId(snapshot(session, handle), fields)),
-                    TableWrites.compressionOf(fields)));
+            List<Field> added = new ArrayList<>(ColumnEncodings.of(fields).apply(
+                    LanceFields.fromArrow(List.of(arrowField), nextFieldId(snapshot(session, handle), fields))));
             column.getComment().ifPresent(comment -> added.set(0, added.getFirst().toBuilder().putMetadata(COMMENT, ByteString.copyFrom(comment, UTF_8)).build()));
             List<Field> result = new ArrayList<>(fields);
             result.addAll(added);

@@ -64,7 +64,6 @@ public final class TableWrites
     public static final String USER_PROPERTY = "trino.user";
     public static final String STATEMENT_PROPERTY = "trino.statement";
     private static final String COMMENT = "comment";
-    public static final String COMPRESSION_METADATA = "lance-encoding:compression";
     // the Arrow C data interface the Lance SDK's file reader imports schemas through reads names of up to 32,766 bytes
     private static final int MAX_FIELD_NAME_BYTES = 32_766;
 
@@ -90,7 +89,7 @@ public final class TableWrites
         if (existing.isPresent() && !replace) {
             throw new TrinoException(TABLE_ALREADY_EXISTS, "Table already exists: " + name);
         }
-        List<Field> schema = withCompression(toLanceSchema(name, metadata.getColumns()), LanceTableProperties.compression(metadata.getProperties()));
+        List<Field> schema = new ColumnEncodings(LanceTableProperties.compression(metadata.getProperties())).apply(toLanceSchema(name, metadata.getColumns()));
         String version = LanceTableProperties.fileFormatVersion(metadata.getProperties());
         return new LanceWritableTableHandle(
                 name,
@@ -315,33 +314,6 @@ public final class TableWrites
             }
         }
         return fields;
-    }
-
-    /**
-     * Fields carrying Lance's general-compression setting, which its writers (this connector's through the SDK, and
-     * any other engine appending to the table) read from each field's metadata.
-     */
-    public static List<Field> withCompression(List<Field> fields, Optional<String> compression)
-    {
-        if (compression.isEmpty()) {
-            return fields;
-        }
-        ByteString value = ByteString.copyFrom(compression.get(), UTF_8);
-        return fields.stream()
-                .map(field -> field.toBuilder().putMetadata(COMPRESSION_METADATA, value).build())
-                .toList();
-    }
-
-    /**
-     * The compression the table's existing fields carry, for columns added later.
-     */
-    public static Optional<String> compressionOf(List<Field> fields)
-    {
-        return fields.stream()
-                .map(field -> field.getMetadataMap().get(COMPRESSION_METADATA))
-                .filter(java.util.Objects::nonNull)
-                .map(value -> value.toString(UTF_8))
-                .findFirst();
     }
 
     /**
