@@ -26,6 +26,9 @@ import static java.util.Objects.requireNonNull;
  */
 public final class ColumnPredicate
 {
+    // a join's dynamic filter can hold thousands of keys; a few ranges are quicker to scan than to search
+    private static final int LINEAR_SEARCH_RANGES = 8;
+
     private final LanceColumnHandle column;
     private final Domain domain;
     private final boolean nullAllowed;
@@ -80,21 +83,23 @@ public final class ColumnPredicate
             if (comparesAsLong(type)) {
                 long[] lows = new long[ranges.size()];
                 long[] highs = new long[ranges.size()];
-                for (int i = 0; i < ranges.size(); i++) {
-                    Range range = ranges.get(i);
-                    lows[i] = range.isLowUnbounded() ? Long.MIN_VALUE : (long) range.getLowBoundedValue();
-                    highs[i] = range.isHighUnbounded() ? Long.MAX_VALUE : (long) range.getHighBoundedValue();
-                    // an exclusive bound at the end of the long range leaves the range empty
-                    boolean empty = !range.isLowUnbounded() && !range.isLowInclusive() && lows[i] == Long.MAX_VALUE
-                            || !range.isHighUnbounded() && !range.isHighInclusive() && highs[i] == Long.MIN_VALUE;
+                int kept = 0;
+                for (Range range : ranges) {
+                    long low = range.isLowUnbounded() ? Long.MIN_VALUE : (long) range.getLowBoundedValue();
+                    long high = range.isHighUnbounded() ? Long.MAX_VALUE : (long) range.getHighBoundedValue();
+                    // an exclusive bound at the end of the long range leaves the range empty; dropping it keeps the
+                    // bounds ordered for the binary search
+                    boolean empty = !range.isLowUnbounded() && !range.isLowInclusive() && low == Long.MAX_VALUE
+                            || !range.isHighUnbounded() && !range.isHighInclusive() && high == Long.MIN_VALUE;
                     if (empty) {
-                        lows[i] = Long.MAX_VALUE;
-                        highs[i] = Long.MIN_VALUE;
                         continue;
                     }
-                    lows[i] += !range.isLowUnbounded() && !range.isLowInclusive() ? 1 : 0;
-                    highs[i] -= !range.isHighUnbounded() && !range.isHighInclusive() ? 1 : 0;
+                    lows[kept] = low + (!range.isLowUnbounded() && !range.isLowInclusive() ? 1 : 0);
+                    highs[kept] = high - (!range.isHighUnbounded() && !range.isHighInclusive() ? 1 : 0);
+                    kept++;
                 }
+                lows = java.util.Arrays.copyOf(lows, kept);
+                highs = java.util.Arrays.copyOf(highs, kept);
                 return Optional.of(new ColumnPredicate(column, domain, lows, highs, null));
             }
             if (type.equals(DOUBLE)) {
@@ -148,19 +153,40 @@ public final class ColumnPredicate
             }
             else {
                 long value = type.getLong(block, position);
-                matches = false;
-                for (int range = 0; range < longLows.length; range++) {
-                    if (value >= longLows[range] && value <= longHighs[range]) {
-                        matches = true;
-                        break;
-                    }
-                }
+                matches = longLows.length <= LINEAR_SEARCH_RANGES ? inRangesLinear(value) : inRangesBinary(value);
             }
             if (matches) {
                 positions[kept++] = position;
             }
         }
         return kept;
+    }
+
+    private boolean inRangesLinear(long value)
+    {
+        for (int range = 0; range < longLows.length; range++) {
+            if (value >= longLows[range] && value <= longHighs[range]) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    // the ranges of a SortedRangeSet are ordered and disjoint: find the last one starting at or below the value
+    private boolean inRangesBinary(long value)
+    {
+        int low = 0;
+        int high = longLows.length - 1;
+        while (low <= high) {
+            int middle = (low + high) >>> 1;
+            if (longLows[middle] <= value) {
+                low = middle + 1;
+            }
+            else {
+                high = middle - 1;
+            }
+        }
+        return high >= 0 && value <= longHighs[high];
     }
 
     private int filterDoubles(Block block, int[] positions, int count)

@@ -3,11 +3,13 @@ package io.lancetrino.split;
 import io.airlift.configuration.Config;
 import io.airlift.configuration.ConfigDescription;
 import io.airlift.units.DataSize;
+import io.airlift.units.Duration;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
 import static io.airlift.units.DataSize.Unit.MEGABYTE;
+import static java.util.concurrent.TimeUnit.SECONDS;
 
 public class LanceConfig
 {
@@ -16,6 +18,7 @@ public class LanceConfig
     private int readBatchRows = 8192;
     private DataSize manifestCacheSize = DataSize.of(256, MEGABYTE);
     private DataSize readerMemoryLimit = DataSize.of(2048, MEGABYTE);
+    private Duration dynamicFilteringWaitTimeout = new Duration(1, SECONDS);
 
     @NotNull
     public String getWarehouse()
@@ -86,6 +89,20 @@ public class LanceConfig
     public LanceConfig setReaderMemoryLimit(DataSize readerMemoryLimit)
     {
         this.readerMemoryLimit = readerMemoryLimit;
+        return this;
+    }
+
+    @NotNull
+    public Duration getDynamicFilteringWaitTimeout()
+    {
+        return dynamicFilteringWaitTimeout;
+    }
+
+    @Config("lance.dynamic-filtering.wait-timeout")
+    @ConfigDescription("How long split scheduling waits for dynamic filters from a join's build side before reading")
+    public LanceConfig setDynamicFilteringWaitTimeout(Duration dynamicFilteringWaitTimeout)
+    {
+        this.dynamicFilteringWaitTimeout = dynamicFilteringWaitTimeout;
         return this;
     }
 }

@@ -31,12 +31,14 @@ public final class LanceSplitManager
 {
     private final LanceTables tables;
     private final int maxSplitRows;
+    private final long dynamicFilteringWaitMillis;
 
     @Inject
     public LanceSplitManager(LanceTables tables, LanceConfig config)
     {
         this.tables = requireNonNull(tables, "tables is null");
         this.maxSplitRows = config.getMaxSplitRows();
+        this.dynamicFilteringWaitMillis = config.getDynamicFilteringWaitTimeout().toMillis();
     }
 
     @Override
@@ -56,7 +58,11 @@ public final class LanceSplitManager
         catch (LanceTableException e) {
             throw LanceErrorCode.toTrinoException(e);
         }
-        return new FixedSplitSource(planSplits(handle, snapshot));
+        List<ConnectorSplit> splits = planSplits(handle, snapshot);
+        if (dynamicFilterColumns.isEmpty() || splits.isEmpty()) {
+            return new FixedSplitSource(splits);
+        }
+        return new LanceSplitSource(splits, dynamicFilteringWaitMillis);
     }
 
     List<ConnectorSplit> planSplits(LanceTableHandle handle, TableSnapshot snapshot)

@@ -35,6 +35,34 @@ final class TestColumnPredicate
     }
 
     @Test
+    void testManyKeysAgreeWithTheDomain()
+    {
+        // a join's dynamic filter: thousands of keys, plus ranges with exclusive ends, one of them empty
+        java.util.Random random = new java.util.Random(7);
+        List<Range> ranges = new java.util.ArrayList<>();
+        ranges.add(Range.lessThan(BIGINT, Long.MIN_VALUE));
+        ranges.add(Range.range(BIGINT, -50L, false, -40L, false));
+        for (int i = 0; i < 3000; i++) {
+            ranges.add(Range.equal(BIGINT, (long) random.nextInt(100_000)));
+        }
+        ranges.add(Range.greaterThan(BIGINT, 200_000L));
+        Domain domain = Domain.create(ValueSet.ofRanges(ranges), false);
+        Object[] values = new Object[5000];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = i % 97 == 0 ? null : (long) random.nextInt(-100, 300_000);
+        }
+        values[1] = -50L;
+        values[2] = -49L;
+        values[3] = 200_001L;
+        List<Integer> expected = java.util.stream.IntStream.range(0, values.length)
+                .filter(i -> domain.includesNullableValue(values[i]))
+                .boxed()
+                .toList();
+        assertThat(expected).hasSizeGreaterThan(100);
+        assertThat(kept(BIGINT, domain, values)).isEqualTo(expected);
+    }
+
+    @Test
     void testDoublesKeepNaNOutOfRanges()
     {
         Domain domain = Domain.create(ValueSet.ofRanges(Range.greaterThanOrEqual(DOUBLE, 0.5), Range.lessThan(DOUBLE, -1.0)), false);
