@@ -3,6 +3,7 @@ package io.lancetrino.split.arrow;
 import io.airlift.slice.Slices;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
+import io.trino.spi.block.DictionaryBlock;
 import io.trino.spi.block.VariableWidthBlock;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.VarbinaryType;
@@ -84,7 +85,68 @@ final class VariableWidthBlocks
         if (valid != null && nullsHoldBytes(offsets, valid, count)) {
             data = dropNullBytes(data, offsets, valid, count);
         }
+        if (count > 0 && offsets[count] - offsets[0] <= count) {
+            Block characters = asciiCharacters(data, offsets, valid, count);
+            if (characters != null) {
+                return characters;
+            }
+        }
         return new VariableWidthBlock(count, Slices.wrappedBuffer(data), offsets, optional(valid));
+    }
+
+    // Values of at most one ASCII byte (flags, codes) become a dictionary of the few values present: Trino groups by
+    // such blocks through a table of dictionary-id combinations instead of hashing every row
+    private static Block asciiCharacters(byte[] data, int[] offsets, long[] valid, int count)
+    {
+        // entry c + 1 is the character c, entry 0 the empty string, entry 129 NULL
+        int[] idOfEntry = new int[130];
+        java.util.Arrays.fill(idOfEntry, -1);
+        int[] entries = new int[count];
+        for (int i = 0; i < count; i++) {
+            int length = offsets[i + 1] - offsets[i];
+            int entry;
+            if (valid != null && ArrowBuffers.isNull(valid, i)) {
+                entry = 129;
+            }
+            else if (length == 0) {
+                entry = 0;
+            }
+            else {
+                int character = data[offsets[i]];
+                if (length > 1 || character < 0) {
+                    return null;
+                }
+                entry = character + 1;
+            }
+            entries[i] = entry;
+            idOfEntry[entry] = 0;
+        }
+        int size = 0;
+        int[] dictionaryOffsets = new int[131];
+        byte[] dictionaryBytes = new byte[128];
+        int bytes = 0;
+        long[] dictionaryValid = null;
+        for (int entry = 0; entry < 130; entry++) {
+            if (idOfEntry[entry] < 0) {
+                continue;
+            }
+            idOfEntry[entry] = size;
+            if (entry == 129) {
+                dictionaryValid = new long[3];
+                java.util.Arrays.fill(dictionaryValid, -1L);
+                dictionaryValid[size >>> 6] &= ~(1L << size);
+            }
+            else if (entry > 0) {
+                dictionaryBytes[bytes++] = (byte) (entry - 1);
+            }
+            size++;
+            dictionaryOffsets[size] = bytes;
+        }
+        for (int i = 0; i < count; i++) {
+            entries[i] = idOfEntry[entries[i]];
+        }
+        Block dictionary = new VariableWidthBlock(size, Slices.wrappedBuffer(dictionaryBytes, 0, bytes), java.util.Arrays.copyOf(dictionaryOffsets, size + 1), java.util.Optional.ofNullable(dictionaryValid));
+        return DictionaryBlock.create(count, dictionary, entries);
     }
 
     // Arrow lets a null slot keep bytes (Lance 2.2 fills nulls of dictionary-decoded strings with a value); Trino

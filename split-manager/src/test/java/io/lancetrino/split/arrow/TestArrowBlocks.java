@@ -446,6 +446,28 @@ final class TestArrowBlocks
     }
 
     @Test
+    void testSingleCharactersBecomeASmallDictionary()
+    {
+        try (VarCharVector vector = new VarCharVector("flag", allocator)) {
+            setStrings(vector::setSafe, vector::setNull, "N", "R", null, "", "N", "A", "R");
+            vector.setValueCount(7);
+            Block block = ArrowBlocks.toBlock(VARCHAR, vector);
+            // one entry per value present, so Trino can group by a table of id combinations
+            assertThat(block).isInstanceOf(io.trino.spi.block.DictionaryBlock.class);
+            assertThat(((io.trino.spi.block.DictionaryBlock) block).getDictionary().getPositionCount()).isEqualTo(5);
+            assertThat(java.util.stream.IntStream.range(0, 7).mapToObj(i -> block.isNull(i) ? null : VARCHAR.getSlice(block, i).toStringUtf8()).toList())
+                    .containsExactly("N", "R", null, "", "N", "A", "R");
+        }
+        try (VarBinaryVector vector = new VarBinaryVector("b", allocator)) {
+            // a byte outside ASCII is not a character on its own: kept as it is
+            vector.setSafe(0, new byte[] {(byte) 0xFF});
+            vector.setSafe(1, new byte[] {7});
+            vector.setValueCount(2);
+            assertThat(ArrowBlocks.toBlock(VARBINARY, vector)).isInstanceOf(VariableWidthBlock.class);
+        }
+    }
+
+    @Test
     void testDates()
     {
         try (DateDayVector vector = new DateDayVector("d", allocator)) {
