@@ -1,11 +1,11 @@
 package io.lancetrino.tests;
 
+import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.lancetrino.tests.server.DemoWarehouse;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -20,7 +20,7 @@ final class TestDemoWarehouse
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        Path warehouse = Files.createTempDirectory("lance-demo");
+        Path warehouse = TemporaryWarehouses.create("lance-demo");
         DemoWarehouse.create(warehouse);
         return LanceQueryRunner.builder(warehouse).withSchema("demo").build();
     }

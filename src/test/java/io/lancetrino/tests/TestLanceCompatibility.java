@@ -6,6 +6,7 @@ import com.google.common.io.MoreFiles;
 import com.google.common.io.RecursiveDeleteOption;
 import io.lancetrino.tests.fixtures.LanceFixtures;
 import io.lancetrino.tests.fixtures.SdkScans;
+import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.trino.execution.QueryStats;
 import io.trino.operator.OperatorStats;
 import io.trino.testing.AbstractTestQueryFramework;
@@ -67,7 +68,7 @@ final class TestLanceCompatibility
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        Path warehouse = Files.createTempDirectory("lance-compat");
+        Path warehouse = TemporaryWarehouses.create("lance-compat");
         closeAfterClass(() -> MoreFiles.deleteRecursively(warehouse, RecursiveDeleteOption.ALLOW_INSECURE));
         Path schema = Files.createDirectories(warehouse.resolve(SCHEMA));
         long start = System.nanoTime();

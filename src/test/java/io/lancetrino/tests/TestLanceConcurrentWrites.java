@@ -1,6 +1,7 @@
 package io.lancetrino.tests;
 
 import io.lancetrino.metadata.ArrowAllocators;
+import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.QueryRunner;
 import org.apache.arrow.memory.BufferAllocator;
@@ -16,7 +17,6 @@ import org.lance.Fragment;
 import org.lance.FragmentOperation;
 import org.lance.WriteParams;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -42,7 +42,7 @@ final class TestLanceConcurrentWrites
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        warehouse = Files.createTempDirectory("lance-concurrency");
+        warehouse = TemporaryWarehouses.create("lance-concurrency");
         QueryRunner runner = LanceQueryRunner.builder(warehouse).withSchema("c").build();
         runner.execute("CREATE SCHEMA c");
         return runner;

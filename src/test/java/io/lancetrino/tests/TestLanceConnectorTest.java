@@ -1,12 +1,12 @@
 package io.lancetrino.tests;
 
+import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.trino.testing.BaseConnectorTest;
 import io.trino.testing.QueryRunner;
 import io.trino.testing.TestingConnectorBehavior;
 import io.trino.testing.sql.TestTable;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -39,7 +39,7 @@ final class TestLanceConnectorTest
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        Path warehouse = Files.createTempDirectory("lance-connector-test");
+        Path warehouse = TemporaryWarehouses.create("lance-connector-test");
         QueryRunner runner = LanceQueryRunner.builder(warehouse).withSchema("tpch").build();
         try {
             runner.execute("CREATE SCHEMA lance.tpch");

@@ -4,6 +4,7 @@ import io.lancetrino.metadata.ManifestFile;
 import io.lancetrino.metadata.ManifestNaming;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.proto.Manifest;
+import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.lancetrino.tests.server.DemoWarehouse;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.QueryRunner;
@@ -41,7 +42,7 @@ final class TestLanceErrors
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        Path warehouse = Files.createTempDirectory("lance-errors");
+        Path warehouse = TemporaryWarehouses.create("lance-errors");
         Path trips = DemoWarehouse.create(warehouse);
         demo = trips.getParent();
 
@@ -87,7 +88,7 @@ final class TestLanceErrors
 
         // the branch inherits main's fragment 0 through a base path pointing at the main table's root. The branch
         // manifests name that root absolutely, so this table is its own demo warehouse, linked in
-        Path otherWarehouse = Files.createTempDirectory("lance-errors-base");
+        Path otherWarehouse = TemporaryWarehouses.create("lance-errors-base");
         Path baseTable = DemoWarehouse.create(otherWarehouse);
         Files.createSymbolicLink(demo.resolve("basepath.lance"), baseTable);
         DataFragment inherited = fragment(baseTable.resolve("tree").resolve("experiment"), 4, 0);

@@ -1,12 +1,12 @@
 package io.lancetrino.tests;
 
 import io.lancetrino.tests.fixtures.LanceFixtures;
+import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.stream.LongStream;
 
@@ -25,7 +25,7 @@ final class TestLanceFilteredReads
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        warehouse = Files.createTempDirectory("lance-filtered");
+        warehouse = TemporaryWarehouses.create("lance-filtered");
         return LanceQueryRunner.builder(warehouse)
                 .withSchema("f")
                 // small batches, so one split holds many of them

@@ -1,5 +1,6 @@
 package io.lancetrino.tests;
 
+import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.lancetrino.tests.server.DemoWarehouse;
 import io.trino.jdbc.TrinoDriver;
 import io.trino.testing.DistributedQueryRunner;
@@ -9,7 +10,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DatabaseMetaData;
@@ -41,7 +41,7 @@ final class TestLanceJdbc
     void setUp()
             throws Exception
     {
-        Path warehouse = Files.createTempDirectory("lance-jdbc");
+        Path warehouse = TemporaryWarehouses.create("lance-jdbc");
         DemoWarehouse.create(warehouse);
         runner = LanceQueryRunner.builder(warehouse)
                 .withSchema("demo")

@@ -1,6 +1,7 @@
 package io.lancetrino.tests;
 
 import io.lancetrino.tests.fixtures.LanceFixtures;
+import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.lancetrino.tests.server.DemoWarehouse;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedResult;
@@ -8,7 +9,6 @@ import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.Test;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.ZonedDateTime;
@@ -33,7 +33,7 @@ final class TestLanceSystemTables
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        Path warehouse = Files.createTempDirectory("lance-system-tables");
+        Path warehouse = TemporaryWarehouses.create("lance-system-tables");
         trips = DemoWarehouse.create(warehouse);
         // v1: id, name (10 rows in 2 fragments); v2: addColumns doubled = id * 2; v3: append 5 rows with all columns
         LanceFixtures.addedColumn(trips.getParent(), "added");

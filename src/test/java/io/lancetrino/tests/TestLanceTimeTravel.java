@@ -1,5 +1,6 @@
 package io.lancetrino.tests;
 
+import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.lancetrino.tests.server.DemoWarehouse;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedResult;
@@ -39,7 +40,7 @@ final class TestLanceTimeTravel
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        Path warehouse = Files.createTempDirectory("lance-time-travel");
+        Path warehouse = TemporaryWarehouses.create("lance-time-travel");
         Path trips = DemoWarehouse.create(warehouse);
         // a tag named like the branch: the branch's inherited files stay under trips.lance, which this copy's branch
         // manifests point to, so the copy reads the same rows

@@ -7,6 +7,7 @@ import io.lancetrino.metadata.ManifestNaming;
 import io.lancetrino.metadata.fs.LocalTableFileSystem;
 import io.lancetrino.metadata.proto.Manifest;
 import io.lancetrino.tests.fixtures.LanceFixtures;
+import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.trino.spi.type.ArrayType;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedResult;
@@ -52,7 +53,7 @@ final class TestLanceTransactions
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        warehouse = Files.createTempDirectory("lance-transactions");
+        warehouse = TemporaryWarehouses.create("lance-transactions");
         return LanceQueryRunner.builder(warehouse).withSchema("w").build();
     }
 

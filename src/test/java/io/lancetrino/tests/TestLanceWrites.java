@@ -2,6 +2,7 @@ package io.lancetrino.tests;
 
 import io.lancetrino.tests.fixtures.LanceFixtures;
 import io.lancetrino.tests.fixtures.SdkScans;
+import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
@@ -26,7 +27,7 @@ final class TestLanceWrites
     protected QueryRunner createQueryRunner()
             throws Exception
     {
-        warehouse = Files.createTempDirectory("lance-writes");
+        warehouse = TemporaryWarehouses.create("lance-writes");
         return LanceQueryRunner.builder(warehouse).withSchema("w").build();
     }
 
