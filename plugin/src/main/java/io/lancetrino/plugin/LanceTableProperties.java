@@ -5,7 +5,9 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.session.PropertyMetadata;
 
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 import static io.trino.spi.StandardErrorCode.INVALID_TABLE_PROPERTY;
@@ -58,12 +60,12 @@ public final class LanceTableProperties
      * The compression, or empty for none; Lance reads it from the {@code lance-encoding:compression} metadata of each
      * field, so it is part of the table schema and applies to every later write by any engine.
      */
-    public static java.util.Optional<String> compression(Map<String, Object> properties)
+    public static Optional<String> compression(Map<String, Object> properties)
     {
-        String compression = ((String) properties.getOrDefault(COMPRESSION, DEFAULT_COMPRESSION)).toLowerCase(java.util.Locale.ROOT);
+        String compression = ((String) properties.getOrDefault(COMPRESSION, DEFAULT_COMPRESSION)).toLowerCase(Locale.ROOT);
         if (!COMPRESSIONS.contains(compression)) {
             throw new TrinoException(INVALID_TABLE_PROPERTY, "%s must be one of %s, not '%s'".formatted(COMPRESSION, COMPRESSIONS.stream().sorted().toList(), compression));
         }
-        return compression.equals("none") ? java.util.Optional.empty() : java.util.Optional.of(compression);
+        return compression.equals("none") ? Optional.empty() : Optional.of(compression);
     }
 }

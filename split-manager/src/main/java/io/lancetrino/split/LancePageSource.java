@@ -25,7 +25,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import static io.lancetrino.split.LanceErrorCode.LANCE_BAD_DATA;
 import static io.lancetrino.split.LanceErrorCode.LANCE_MISSING_FILE;
 import static java.util.Objects.requireNonNull;
 
@@ -145,7 +144,7 @@ public final class LancePageSource
         }
         if (columns.stream().anyMatch(LanceColumnHandle::isRowAddress)) {
             if (ranges == null) {
-                ranges = survivingRanges();
+                ranges = survivingRanges(deletedRowsOfFragment());
             }
             rowAddresses = new RowAddressCursor(split.fragmentId(), ranges);
         }
@@ -166,9 +165,9 @@ public final class LancePageSource
     private List<Range> planReads()
     {
         RoaringBitmap deleted = deletedRowsOfFragment();
+        List<Range> ranges = survivingRanges(deleted);
         int start = Math.toIntExact(split.startRow());
         int end = Math.toIntExact(split.endRow());
-        List<Range> ranges = RowRanges.surviving(start, end, deleted);
         if (ranges.size() > 1 && ranges.size() > (end - start) / MIN_AVERAGE_RANGE_ROWS) {
             ranges = List.of(Range.of(start, end));
             deletedRows = deleted;
@@ -254,12 +253,11 @@ public final class LancePageSource
         if (split.coversWholeFragment()) {
             return split.physicalRows() - split.deletedRows();
         }
-        return RowRanges.count(survivingRanges());
+        return RowRanges.count(survivingRanges(deletedRowsOfFragment()));
     }
 
-    private List<Range> survivingRanges()
+    private List<Range> survivingRanges(RoaringBitmap deleted)
     {
-        RoaringBitmap deleted = deletedRowsOfFragment();
         return RowRanges.surviving(Math.toIntExact(split.startRow()), Math.toIntExact(split.endRow()), deleted);
     }
 
@@ -379,7 +377,7 @@ public final class LancePageSource
                 return stream;
             }
             catch (IOException | RuntimeException e) {
-                throw new TrinoException(LANCE_BAD_DATA, "Table %s, fragment %s: cannot read data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), e.getMessage()), e);
+                throw SplitFileReaders.unreadable(split, file, e);
             }
         }
 
@@ -438,7 +436,7 @@ public final class LancePageSource
                 offset = 0;
             }
             catch (IOException | RuntimeException e) {
-                throw new TrinoException(LANCE_BAD_DATA, "Table %s, fragment %s: cannot read data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), e.getMessage()), e);
+                throw SplitFileReaders.unreadable(split, file, e);
             }
         }
 

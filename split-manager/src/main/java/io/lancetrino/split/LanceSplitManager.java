@@ -15,7 +15,6 @@ import io.trino.spi.connector.ConnectorSplitSource;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.Constraint;
-import io.trino.spi.connector.FixedSplitSource;
 
 import java.util.List;
 import java.util.Optional;
@@ -58,11 +57,7 @@ public final class LanceSplitManager
         catch (LanceTableException e) {
             throw LanceErrorCode.toTrinoException(e);
         }
-        List<ConnectorSplit> splits = planSplits(handle, snapshot);
-        if (dynamicFilterColumns.isEmpty() || splits.isEmpty()) {
-            return new FixedSplitSource(splits);
-        }
-        return new LanceSplitSource(splits, dynamicFilteringWaitMillis);
+        return new LanceSplitSource(planSplits(handle, snapshot), dynamicFilterColumns.isEmpty() ? 0 : dynamicFilteringWaitMillis);
     }
 
     List<ConnectorSplit> planSplits(LanceTableHandle handle, TableSnapshot snapshot)

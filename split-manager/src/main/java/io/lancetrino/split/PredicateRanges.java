@@ -14,8 +14,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-import static io.lancetrino.split.LanceErrorCode.LANCE_BAD_DATA;
-
 /**
  * Narrows a split's row ranges to the rows whose predicate columns can match, reading only those columns, so the
  * other projected columns are decoded only where a row may survive Trino's filter. Gives up (keeping the ranges) as
@@ -100,7 +98,7 @@ final class PredicateRanges
             throw e;
         }
         catch (IOException | RuntimeException e) {
-            throw new TrinoException(LANCE_BAD_DATA, "Table %s, fragment %s: cannot read data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), e.getMessage()), e);
+            throw SplitFileReaders.unreadable(split, file, e);
         }
     }
 

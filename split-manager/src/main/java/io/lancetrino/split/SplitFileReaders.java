@@ -9,6 +9,7 @@ import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import static io.lancetrino.split.LanceErrorCode.LANCE_BAD_DATA;
 import static io.lancetrino.split.LanceErrorCode.LANCE_MISSING_FILE;
 import static java.util.Objects.requireNonNull;
 
@@ -43,6 +44,11 @@ final class SplitFileReaders
         }
         readers.put(file.location(), reader);
         return reader;
+    }
+
+    static TrinoException unreadable(LanceSplit split, LanceDataFile file, Exception cause)
+    {
+        return new TrinoException(LANCE_BAD_DATA, "Table %s, fragment %s: cannot read data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), cause.getMessage()), cause);
     }
 
     @Override

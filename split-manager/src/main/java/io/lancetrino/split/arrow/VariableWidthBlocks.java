@@ -13,6 +13,9 @@ import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.FixedSizeBinaryVector;
 
+import java.util.Arrays;
+import java.util.Optional;
+
 import static io.lancetrino.split.LanceErrorCode.LANCE_BAD_DATA;
 import static io.lancetrino.split.arrow.ArrowBlocks.unsupported;
 import static io.lancetrino.split.arrow.ArrowBuffers.optional;
@@ -28,6 +31,9 @@ final class VariableWidthBlocks
 {
     // largest byte[] the JVM reliably allocates
     private static final long MAX_DATA_BYTES = Integer.MAX_VALUE - 8;
+    // candidate dictionary entries of one-character values: the empty string, character c at c + 1, then NULL
+    private static final int NULL_ENTRY = 129;
+    private static final int CANDIDATE_ENTRIES = 130;
 
     private VariableWidthBlocks() {}
 
@@ -82,14 +88,15 @@ final class VariableWidthBlocks
             }
             default -> throw unsupported(type, vector);
         }
-        if (valid != null && nullsHoldBytes(offsets, valid, count)) {
-            data = dropNullBytes(data, offsets, valid, count);
-        }
+        // a dictionary ignores what null slots hold, so it is tried before they are emptied
         if (count > 0 && offsets[count] - offsets[0] <= count) {
             Block characters = asciiCharacters(data, offsets, valid, count);
             if (characters != null) {
                 return characters;
             }
+        }
+        if (valid != null && nullsHoldBytes(offsets, valid, count)) {
+            data = dropNullBytes(data, offsets, valid, count);
         }
         return new VariableWidthBlock(count, Slices.wrappedBuffer(data), offsets, optional(valid));
     }
@@ -98,42 +105,40 @@ final class VariableWidthBlocks
     // such blocks through a table of dictionary-id combinations instead of hashing every row
     private static Block asciiCharacters(byte[] data, int[] offsets, long[] valid, int count)
     {
-        // entry c + 1 is the character c, entry 0 the empty string, entry 129 NULL
-        int[] idOfEntry = new int[130];
-        java.util.Arrays.fill(idOfEntry, -1);
         int[] entries = new int[count];
+        boolean[] present = new boolean[CANDIDATE_ENTRIES];
         for (int i = 0; i < count; i++) {
-            int length = offsets[i + 1] - offsets[i];
             int entry;
             if (valid != null && ArrowBuffers.isNull(valid, i)) {
-                entry = 129;
+                entry = NULL_ENTRY;
             }
-            else if (length == 0) {
+            else if (offsets[i + 1] == offsets[i]) {
                 entry = 0;
             }
             else {
                 int character = data[offsets[i]];
-                if (length > 1 || character < 0) {
+                if (offsets[i + 1] - offsets[i] > 1 || character < 0) {
                     return null;
                 }
                 entry = character + 1;
             }
             entries[i] = entry;
-            idOfEntry[entry] = 0;
+            present[entry] = true;
         }
-        int size = 0;
-        int[] dictionaryOffsets = new int[131];
+        int[] idOfEntry = new int[CANDIDATE_ENTRIES];
+        int[] dictionaryOffsets = new int[CANDIDATE_ENTRIES + 1];
         byte[] dictionaryBytes = new byte[128];
-        int bytes = 0;
         long[] dictionaryValid = null;
-        for (int entry = 0; entry < 130; entry++) {
-            if (idOfEntry[entry] < 0) {
+        int size = 0;
+        int bytes = 0;
+        for (int entry = 0; entry < CANDIDATE_ENTRIES; entry++) {
+            if (!present[entry]) {
                 continue;
             }
             idOfEntry[entry] = size;
-            if (entry == 129) {
-                dictionaryValid = new long[3];
-                java.util.Arrays.fill(dictionaryValid, -1L);
+            if (entry == NULL_ENTRY) {
+                dictionaryValid = new long[ArrowBuffers.wordCount(size + 1)];
+                Arrays.fill(dictionaryValid, -1L);
                 dictionaryValid[size >>> 6] &= ~(1L << size);
             }
             else if (entry > 0) {
@@ -145,7 +150,7 @@ final class VariableWidthBlocks
         for (int i = 0; i < count; i++) {
             entries[i] = idOfEntry[entries[i]];
         }
-        Block dictionary = new VariableWidthBlock(size, Slices.wrappedBuffer(dictionaryBytes, 0, bytes), java.util.Arrays.copyOf(dictionaryOffsets, size + 1), java.util.Optional.ofNullable(dictionaryValid));
+        Block dictionary = new VariableWidthBlock(size, Slices.wrappedBuffer(dictionaryBytes, 0, bytes), Arrays.copyOf(dictionaryOffsets, size + 1), Optional.ofNullable(dictionaryValid));
         return DictionaryBlock.create(count, dictionary, entries);
     }
 
@@ -184,7 +189,7 @@ final class VariableWidthBlocks
             start = end;
             offsets[position + 1] = length;
         }
-        return java.util.Arrays.copyOf(compacted, length);
+        return Arrays.copyOf(compacted, length);
     }
 
     // offsets must not decrease, or the block would read outside its slice
