@@ -45,7 +45,7 @@ class TestBenchmarkSmoke
         assertThat(json.get("queries")).hasSize(BenchmarkQuery.ALL.size());
         assertThat(json.get("reader").get("sdkRowsPerSecond").asDouble()).isPositive();
         String markdown = Files.readString(output.resolve("benchmark.md"));
-        for (String name : List.of("q1", "q6_old_version", "lineitem", "Lance SDK dataset scan", "page source / SDK")) {
+        for (String name : List.of("q1", "q6_old_version", "| table |", "lineitem", "Lance SDK dataset scan", "page source / SDK", "| fragments |", "| versions |")) {
             assertThat(markdown).contains(name);
         }
 
@@ -55,5 +55,7 @@ class TestBenchmarkSmoke
         assertThat(second.generationSeconds()).isZero();
         assertThat(second.queries()).extracting(QueryTimings.QueryResult::name).containsExactly("q6", "point_lookup");
         assertThat(second.reader()).isEmpty();
+        // no empty tables for what was not measured
+        assertThat(second.markdown()).contains("| q6 |").doesNotContain("| table |", "| fragments |", "| versions |");
     }
 }
