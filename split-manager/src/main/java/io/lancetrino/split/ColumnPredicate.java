@@ -8,6 +8,7 @@ import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.TimestampType;
 import io.trino.spi.type.Type;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -98,8 +99,8 @@ public final class ColumnPredicate
                     highs[kept] = high - (!range.isHighUnbounded() && !range.isHighInclusive() ? 1 : 0);
                     kept++;
                 }
-                lows = java.util.Arrays.copyOf(lows, kept);
-                highs = java.util.Arrays.copyOf(highs, kept);
+                lows = Arrays.copyOf(lows, kept);
+                highs = Arrays.copyOf(highs, kept);
                 return Optional.of(new ColumnPredicate(column, domain, lows, highs, null));
             }
             if (type.equals(DOUBLE)) {

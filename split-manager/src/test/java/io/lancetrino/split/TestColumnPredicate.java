@@ -9,8 +9,11 @@ import io.trino.spi.predicate.ValueSet;
 import io.trino.spi.type.Type;
 import org.junit.jupiter.api.Test;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
+import java.util.stream.IntStream;
 
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.DoubleType.DOUBLE;
@@ -38,8 +41,8 @@ final class TestColumnPredicate
     void testManyKeysAgreeWithTheDomain()
     {
         // a join's dynamic filter: thousands of keys, plus ranges with exclusive ends, one of them empty
-        java.util.Random random = new java.util.Random(7);
-        List<Range> ranges = new java.util.ArrayList<>();
+        Random random = new Random(7);
+        List<Range> ranges = new ArrayList<>();
         ranges.add(Range.lessThan(BIGINT, Long.MIN_VALUE));
         ranges.add(Range.range(BIGINT, -50L, false, -40L, false));
         for (int i = 0; i < 3000; i++) {
@@ -54,7 +57,7 @@ final class TestColumnPredicate
         values[1] = -50L;
         values[2] = -49L;
         values[3] = 200_001L;
-        List<Integer> expected = java.util.stream.IntStream.range(0, values.length)
+        List<Integer> expected = IntStream.range(0, values.length)
                 .filter(i -> domain.includesNullableValue(values[i]))
                 .boxed()
                 .toList();
