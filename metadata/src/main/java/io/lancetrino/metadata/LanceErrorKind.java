@@ -20,4 +20,12 @@ public enum LanceErrorKind
     COMMIT_CONFLICT,
     /** the change no longer applies to the table as it is now */
     INCOMPATIBLE_CHANGE,
+    /** a branch, tag or table of that name exists already */
+    ALREADY_EXISTS,
+    /** a branch or version is still needed by another branch, a tag or a clone */
+    REF_IN_USE,
+    /** a fast-forward whose target has moved away from the source's history */
+    NOT_AN_ANCESTOR,
+    /** both sides of a branch merge changed the same thing */
+    MERGE_CONFLICT,
 }

@@ -5,6 +5,10 @@ import io.airlift.bootstrap.LifeCycleManager;
 import io.lancetrino.plugin.write.LancePageSinkProvider;
 import io.lancetrino.plugin.write.SchemaChanges;
 import io.lancetrino.plugin.write.TableWrites;
+import io.lancetrino.procedures.BranchOperations;
+import io.lancetrino.procedures.LanceProcedures;
+import io.lancetrino.procedures.MergeBranchProcedure;
+import io.lancetrino.procedures.MergeOperations;
 import io.lancetrino.split.LancePageSourceProvider;
 import io.lancetrino.split.LanceSplitManager;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorMetadata;
@@ -16,6 +20,8 @@ import io.trino.spi.connector.ConnectorPageSourceProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.connector.TableProcedureMetadata;
+import io.trino.spi.procedure.Procedure;
 import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.transaction.IsolationLevel;
 
@@ -34,10 +40,26 @@ public final class LanceConnector
     private final LancePageSinkProvider pageSinkProvider;
     private final TableWrites writes;
     private final SchemaChanges schemaChanges;
+    private final BranchOperations branches;
+    private final MergeOperations merges;
+    private final LanceProcedures procedures;
 
     @Inject
-    public LanceConnector(LifeCycleManager lifeCycleManager, LanceCatalog catalog, LanceSplitManager splitManager, LancePageSourceProvider pageSourceProvider, LancePageSinkProvider pageSinkProvider, TableWrites writes, SchemaChanges schemaChanges)
+    public LanceConnector(
+            LifeCycleManager lifeCycleManager,
+            LanceCatalog catalog,
+            LanceSplitManager splitManager,
+            LancePageSourceProvider pageSourceProvider,
+            LancePageSinkProvider pageSinkProvider,
+            TableWrites writes,
+            SchemaChanges schemaChanges,
+            BranchOperations branches,
+            MergeOperations merges,
+            LanceProcedures procedures)
     {
+        this.branches = requireNonNull(branches, "branches is null");
+        this.merges = requireNonNull(merges, "merges is null");
+        this.procedures = requireNonNull(procedures, "procedures is null");
         this.schemaChanges = requireNonNull(schemaChanges, "schemaChanges is null");
         this.pageSinkProvider = requireNonNull(pageSinkProvider, "pageSinkProvider is null");
         this.writes = requireNonNull(writes, "writes is null");
@@ -56,7 +78,7 @@ public final class LanceConnector
     @Override
     public ConnectorMetadata getMetadata(ConnectorSession session, ConnectorTransactionHandle transaction)
     {
-        return new ClassLoaderSafeConnectorMetadata(new LanceMetadata(catalog, writes, schemaChanges), getClass().getClassLoader());
+        return new ClassLoaderSafeConnectorMetadata(new LanceMetadata(catalog, writes, schemaChanges, branches, merges), getClass().getClassLoader());
     }
 
     @Override
@@ -81,6 +103,24 @@ public final class LanceConnector
     public List<PropertyMetadata<?>> getTableProperties()
     {
         return LanceTableProperties.properties();
+    }
+
+    @Override
+    public List<PropertyMetadata<?>> getBranchProperties()
+    {
+        return LanceBranchProperties.properties();
+    }
+
+    @Override
+    public Set<Procedure> getProcedures()
+    {
+        return procedures.procedures();
+    }
+
+    @Override
+    public Set<TableProcedureMetadata> getTableProcedures()
+    {
+        return Set.of(MergeBranchProcedure.metadata());
     }
 
     @Override

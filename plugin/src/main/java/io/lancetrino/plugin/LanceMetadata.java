@@ -16,6 +16,9 @@ import io.lancetrino.plugin.write.LanceWritableTableHandle;
 import io.lancetrino.plugin.write.RowChangeStatement;
 import io.lancetrino.plugin.write.SchemaChanges;
 import io.lancetrino.plugin.write.TableWrites;
+import io.lancetrino.procedures.BranchOperations;
+import io.lancetrino.procedures.MergeBranchProcedure;
+import io.lancetrino.procedures.MergeOperations;
 import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.split.LanceErrorCode;
 import io.lancetrino.split.LanceTableHandle;
@@ -23,7 +26,9 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ColumnPosition;
+import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
+import io.trino.spi.connector.ConnectorTableExecuteHandle;
 import io.trino.spi.connector.ConnectorMergeTableHandle;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorOutputMetadata;
@@ -58,6 +63,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
+import static io.trino.spi.StandardErrorCode.BRANCH_NOT_FOUND;
+import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.util.Objects.requireNonNull;
 
@@ -69,6 +76,8 @@ public final class LanceMetadata
     private final LanceCatalog catalog;
     private final TableWrites writes;
     private final SchemaChanges schemaChanges;
+    private final BranchOperations branches;
+    private final MergeOperations merges;
     /**
      * Tables of which Trino asked for the metadata of a data column. One instance serves one transaction, and writes
      * run one statement per transaction, so at {@code beginMerge} this tells a MERGE (whose analysis reads every
@@ -84,8 +93,10 @@ public final class LanceMetadata
         }
     }
 
-    public LanceMetadata(LanceCatalog catalog, TableWrites writes, SchemaChanges schemaChanges)
+    public LanceMetadata(LanceCatalog catalog, TableWrites writes, SchemaChanges schemaChanges, BranchOperations branches, MergeOperations merges)
     {
+        this.branches = requireNonNull(branches, "branches is null");
+        this.merges = requireNonNull(merges, "merges is null");
         this.schemaChanges = requireNonNull(schemaChanges, "schemaChanges is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.writes = requireNonNull(writes, "writes is null");
@@ -370,6 +381,76 @@ public final class LanceMetadata
     public void renameTable(ConnectorSession session, ConnectorTableHandle tableHandle, SchemaTableName newTableName)
     {
         catalog.renameTable(session.getIdentity(), ((LanceTableHandle) tableHandle).schemaTableName(), newTableName);
+    }
+
+    @Override
+    public Collection<String> listBranches(ConnectorSession session, SchemaTableName tableName)
+    {
+        return branches.list(session, tableName);
+    }
+
+    @Override
+    public boolean branchExists(ConnectorSession session, SchemaTableName tableName, String branch)
+    {
+        return branches.exists(session, tableName, branch);
+    }
+
+    @Override
+    public void createBranch(ConnectorSession session, ConnectorTableHandle tableHandle, String branch, Optional<String> fromBranch, SaveMode saveMode, Map<String, Object> properties)
+    {
+        LanceTableHandle handle = (LanceTableHandle) tableHandle;
+        if (saveMode == SaveMode.IGNORE && branches.exists(session, handle.schemaTableName(), branch)) {
+            return;
+        }
+        branches.create(session, handle.schemaTableName(), branch, fromBranch, LanceBranchProperties.fromVersion(properties), LanceBranchProperties.fromTag(properties), saveMode == SaveMode.REPLACE);
+    }
+
+    @Override
+    public void dropBranch(ConnectorSession session, ConnectorTableHandle tableHandle, String branch)
+    {
+        branches.drop(session, ((LanceTableHandle) tableHandle).schemaTableName(), branch);
+    }
+
+    @Override
+    public void fastForwardBranch(ConnectorSession session, ConnectorTableHandle tableHandle, String sourceBranch, String targetBranch)
+    {
+        branches.fastForward(session, ((LanceTableHandle) tableHandle).schemaTableName(), sourceBranch, targetBranch, TableWrites.statementProperties(session, "FAST FORWARD"));
+    }
+
+    @Override
+    public Optional<ConnectorTableExecuteHandle> getTableHandleForExecute(ConnectorSession session, ConnectorAccessControl accessControl, ConnectorTableHandle tableHandle, String procedureName, Map<String, Object> executeProperties, RetryMode retryMode)
+    {
+        if (!procedureName.equals(MergeBranchProcedure.NAME)) {
+            throw new TrinoException(NOT_SUPPORTED, "Unknown procedure '%s'".formatted(procedureName));
+        }
+        LanceTableHandle table = (LanceTableHandle) tableHandle;
+        String source = (String) executeProperties.get(MergeBranchProcedure.SOURCE);
+        if (source == null || source.isBlank()) {
+            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "merge_branch on table %s needs source => '<branch>' (or a shallow clone's 'schema.table')".formatted(table.schemaTableName()));
+        }
+        String target = (String) executeProperties.get(MergeBranchProcedure.TARGET);
+        String onConflict = (String) executeProperties.get(MergeBranchProcedure.ON_CONFLICT);
+        MergeOperations.policy(onConflict);
+        if (!branches.exists(session, table.schemaTableName(), target)) {
+            throw new TrinoException(BRANCH_NOT_FOUND, "Branch '%s' does not exist in table %s".formatted(target, table.schemaTableName()));
+        }
+        Optional<String> targetBranch = Optional.of(target).filter(name -> !name.equals(RefResolver.MAIN));
+        accessControl.checkCanInsertIntoTable(null, table.schemaTableName(), targetBranch);
+        accessControl.checkCanDeleteFromTable(null, table.schemaTableName(), targetBranch);
+        switch (merges.source(session, table.schemaTableName(), source)) {
+            case MergeOperations.Source.Branch _ -> accessControl.checkCanSelectFromColumns(null, table.schemaTableName(), Set.of());
+            case MergeOperations.Source.Clone clone -> accessControl.checkCanSelectFromColumns(null, clone.table(), Set.of());
+        }
+        return Optional.of(new LanceTableExecuteHandle(table, procedureName, source, target, onConflict, (Boolean) executeProperties.get(MergeBranchProcedure.DRY_RUN)));
+    }
+
+    @Override
+    public Map<String, Long> executeTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle)
+    {
+        LanceTableExecuteHandle handle = (LanceTableExecuteHandle) tableExecuteHandle;
+        SchemaTableName name = handle.table().schemaTableName();
+        return merges.merge(session, name, merges.source(session, name, handle.source()), handle.target(), MergeOperations.policy(handle.onConflict()), handle.dryRun(),
+                TableWrites.statementProperties(session, "MERGE BRANCH"));
     }
 
     private static void checkNoRetries(RetryMode retryMode)

@@ -7,6 +7,12 @@ import io.lancetrino.plugin.write.LancePageSinkProvider;
 import io.lancetrino.plugin.write.SchemaChanges;
 import io.lancetrino.plugin.write.TableCommits;
 import io.lancetrino.plugin.write.TableWrites;
+import io.lancetrino.procedures.BranchOperations;
+import io.lancetrino.procedures.CloneOperations;
+import io.lancetrino.procedures.LanceProcedures;
+import io.lancetrino.procedures.MergeOperations;
+import io.lancetrino.procedures.ProcedureTables;
+import io.lancetrino.procedures.TagOperations;
 import io.lancetrino.split.LanceConfig;
 import io.lancetrino.split.LancePageSourceProvider;
 import io.lancetrino.split.LanceSplitManager;
@@ -31,6 +37,12 @@ public final class LanceModule
         binder.bind(TableWrites.class).in(Scopes.SINGLETON);
         binder.bind(SchemaChanges.class).in(Scopes.SINGLETON);
         binder.bind(LancePageSinkProvider.class).in(Scopes.SINGLETON);
+        binder.bind(ProcedureTables.class).to(LanceProcedureTables.class).in(Scopes.SINGLETON);
+        binder.bind(BranchOperations.class).in(Scopes.SINGLETON);
+        binder.bind(TagOperations.class).in(Scopes.SINGLETON);
+        binder.bind(CloneOperations.class).in(Scopes.SINGLETON);
+        binder.bind(MergeOperations.class).in(Scopes.SINGLETON);
+        binder.bind(LanceProcedures.class).in(Scopes.SINGLETON);
         binder.bind(LanceConnector.class).in(Scopes.SINGLETON);
     }
 }

@@ -26,6 +26,10 @@ public enum LanceErrorCode
     LANCE_TABLE_NOT_FOUND(11, USER_ERROR),
     LANCE_COMMIT_CONFLICT(12, EXTERNAL),
     LANCE_INCOMPATIBLE_CHANGE(13, EXTERNAL),
+    LANCE_ALREADY_EXISTS(14, USER_ERROR),
+    LANCE_REF_IN_USE(15, USER_ERROR),
+    LANCE_NOT_AN_ANCESTOR(16, USER_ERROR),
+    LANCE_MERGE_CONFLICT(17, USER_ERROR),
     /**/;
 
     private final ErrorCode errorCode;
@@ -57,6 +61,10 @@ public enum LanceErrorCode
             case FILESYSTEM_ERROR -> LANCE_FILESYSTEM_ERROR;
             case COMMIT_CONFLICT -> LANCE_COMMIT_CONFLICT;
             case INCOMPATIBLE_CHANGE -> LANCE_INCOMPATIBLE_CHANGE;
+            case ALREADY_EXISTS -> LANCE_ALREADY_EXISTS;
+            case REF_IN_USE -> LANCE_REF_IN_USE;
+            case NOT_AN_ANCESTOR -> LANCE_NOT_AN_ANCESTOR;
+            case MERGE_CONFLICT -> LANCE_MERGE_CONFLICT;
         };
         return new TrinoException(code, e.getMessage(), e);
     }

@@ -91,7 +91,7 @@ public final class ManifestBuilder
     /**
      * Reader and writer flags follow from the manifest's content, as Lance recomputes them on every commit.
      */
-    static Manifest.Builder withFlags(Manifest.Builder manifest)
+    public static Manifest.Builder withFlags(Manifest.Builder manifest)
     {
         long flags = manifest.getWriterFeatureFlags() & FeatureFlags.STABLE_ROW_IDS;
         if (manifest.getFragmentsList().stream().anyMatch(DataFragment::hasDeletionFile)) {

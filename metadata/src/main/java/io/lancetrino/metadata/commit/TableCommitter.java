@@ -63,7 +63,7 @@ public final class TableCommitter
         String transactionFile = writeTransaction(table.fileSystem(), table.datasetLocation(Optional.empty()), transaction);
         Manifest manifest = ManifestBuilder.apply(template, transaction, 1, transactionFile, clock.instant());
         try {
-            return new CommitResult(publish(table, Optional.empty(), ManifestNaming.V2, manifest, Optional.empty()), 1);
+            return new CommitResult(publish(table.fileSystem(), table.versionsDirectory(Optional.empty()), ManifestNaming.V2, manifest, Optional.empty()), 1);
         }
         catch (FileAlreadyExistsException e) {
             throw new LanceTableException(COMMIT_CONFLICT, "Table %s was created by another writer at the same time".formatted(table.displayName()), e);
@@ -99,7 +99,7 @@ public final class TableCommitter
             // indices live in their own section of the manifest file; this connector keeps them unless it replaces the data
             Optional<IndexSection> indices = manifest.hasIndexSection() ? base.manifestFile().indexSection() : Optional.empty();
             try {
-                return new CommitResult(publish(table, branch, naming(base), manifest, indices), attempt);
+                return new CommitResult(publish(table.fileSystem(), table.versionsDirectory(branch), naming(base), manifest, indices), attempt);
             }
             catch (FileAlreadyExistsException e) {
                 backOff(attempt);
@@ -107,6 +107,27 @@ public final class TableCommitter
         }
         throw new LanceTableException(COMMIT_CONFLICT, "Table %s: gave up committing after %s attempts because other writers kept committing first; the statement can be retried"
                 .formatted(table.displayName(), maxAttempts));
+    }
+
+    /**
+     * Writes the first version of a new dataset (a branch directory or a clone) from a manifest built elsewhere; the
+     * manifest keeps its version number, as Lance's branches and clones do. Fails if the dataset has that version.
+     */
+    public ManifestFile createDataset(TableFileSystem fileSystem, String datasetLocation, Manifest manifest, Optional<IndexSection> indices, Transaction transaction)
+    {
+        String transactionFile = writeTransaction(fileSystem, datasetLocation, transaction);
+        java.time.Instant now = clock.instant();
+        Manifest.Builder first = manifest.toBuilder()
+                .setTransactionFile(transactionFile)
+                .setWriterVersion(WriterIdentity.writerVersion())
+                .setTimestamp(com.google.protobuf.Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()));
+        String versions = TableFileSystem.join(datasetLocation, LanceTable.VERSIONS_DIR);
+        try {
+            return publish(fileSystem, versions, ManifestNaming.V2, ManifestBuilder.withFlags(first).build(), indices);
+        }
+        catch (FileAlreadyExistsException e) {
+            throw new LanceTableException(LanceErrorKind.ALREADY_EXISTS, "A Lance dataset already exists at %s".formatted(datasetLocation), e);
+        }
     }
 
     private void checkConflict(LanceTable table, Optional<String> branch, Transaction mine, long version)
@@ -153,14 +174,13 @@ public final class TableCommitter
         return name;
     }
 
-    private static ManifestFile publish(LanceTable table, Optional<String> branch, ManifestNaming naming, Manifest manifest, Optional<IndexSection> indices)
+    private static ManifestFile publish(TableFileSystem fileSystem, String versions, ManifestNaming naming, Manifest manifest, Optional<IndexSection> indices)
             throws FileAlreadyExistsException
     {
-        String versions = table.versionsDirectory(branch);
         String location = TableFileSystem.join(versions, naming.fileName(manifest.getVersion()));
         byte[] bytes = ManifestFile.serialize(manifest, Optional.empty(), indices);
         try {
-            table.fileSystem().createExclusive(location, bytes);
+            fileSystem.createExclusive(location, bytes);
         }
         catch (FileAlreadyExistsException e) {
             throw e;
@@ -168,7 +188,7 @@ public final class TableCommitter
         catch (IOException e) {
             throw new LanceTableException(FILESYSTEM_ERROR, "Cannot write manifest %s: %s".formatted(location, e.getMessage()), e);
         }
-        updateHint(table.fileSystem(), versions, manifest.getVersion());
+        updateHint(fileSystem, versions, manifest.getVersion());
         return ManifestFile.parse(location, bytes);
     }
 

@@ -142,6 +142,20 @@ public class LocalTableFileSystem
     }
 
     @Override
+    public void copyFile(String source, String target)
+            throws IOException
+    {
+        Path to = toPath(target);
+        Files.createDirectories(to.getParent());
+        try {
+            Files.copy(toPath(source), to);
+        }
+        catch (NoSuchFileException e) {
+            throw new FileNotFoundException(source);
+        }
+    }
+
+    @Override
     public long length(String location)
             throws IOException
     {

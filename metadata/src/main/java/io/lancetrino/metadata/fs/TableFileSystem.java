@@ -56,6 +56,14 @@ public interface TableFileSystem
             throws IOException;
 
     /**
+     * Copies a file byte for byte, streaming; the target must not exist yet.
+     *
+     * @throws FileNotFoundException if the source does not exist
+     */
+    void copyFile(String source, String target)
+            throws IOException;
+
+    /**
      * @throws FileNotFoundException if the file does not exist
      */
     long length(String location)

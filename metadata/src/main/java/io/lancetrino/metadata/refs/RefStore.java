@@ -2,7 +2,10 @@ package io.lancetrino.metadata.refs;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.fs.FileEntry;
 import io.lancetrino.metadata.fs.TableFileSystem;
@@ -11,11 +14,13 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLDecoder;
+import java.nio.file.FileAlreadyExistsException;
 import java.net.URLEncoder;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import static io.lancetrino.metadata.LanceErrorKind.CORRUPT_MANIFEST;
@@ -66,7 +71,10 @@ public final class RefStore
                 name,
                 text(node, "branch"),
                 node.path("version").asLong(),
-                instant(node.get("createdAt"))));
+                instant(node.get("createdAt")),
+                instant(node.get("updatedAt")),
+                node.path("manifestSize").asLong(),
+                stringMap(node.get("metadata"))));
     }
 
     public Optional<BranchRef> getBranch(String name)
@@ -78,7 +86,67 @@ public final class RefStore
                 name,
                 text(node, "parentBranch"),
                 node.path("parentVersion").asLong(),
-                instant(node.get("createAt"))));
+                instant(node.get("createAt")),
+                lineage(node.path("identifier").path("version_mapping")),
+                node.path("manifestSize").asLong(),
+                stringMap(node.get("metadata"))));
+    }
+
+    /**
+     * Writes a new tag; fails if the tag exists, so two writers never both think they created it.
+     */
+    public void createTag(TagRef tag)
+            throws FileAlreadyExistsException
+    {
+        try {
+            fileSystem.createExclusive(tagLocation(tag.name()), toJson(tag));
+        }
+        catch (FileAlreadyExistsException e) {
+            throw e;
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Replaces a tag's file, as Lance's tag update does (the last writer wins).
+     */
+    public void replaceTag(TagRef tag)
+    {
+        try {
+            fileSystem.writeFile(tagLocation(tag.name()), toJson(tag));
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public void deleteTag(String name)
+    {
+        delete(tagLocation(name));
+    }
+
+    /**
+     * Writes a new branch ref; fails if the branch exists.
+     */
+    public void createBranch(BranchRef branch)
+            throws FileAlreadyExistsException
+    {
+        try {
+            fileSystem.createExclusive(branchLocation(branch.name()), toJson(branch));
+        }
+        catch (FileAlreadyExistsException e) {
+            throw e;
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    public void deleteBranch(String name)
+    {
+        delete(branchLocation(name));
     }
 
     public String tagLocation(String name)
@@ -94,6 +162,76 @@ public final class RefStore
     public static String encodeBranch(String name)
     {
         return URLEncoder.encode(name, UTF_8).replace("+", "%20");
+    }
+
+    private void delete(String location)
+    {
+        try {
+            fileSystem.deleteFile(location);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    // the keys and shapes Lance's refs code writes (camelCase, except the identifier's inner field)
+    private static byte[] toJson(TagRef tag)
+    {
+        ObjectNode node = MAPPER.createObjectNode();
+        tag.branch().ifPresentOrElse(branch -> node.put("branch", branch), () -> node.putNull("branch"));
+        node.put("version", tag.version());
+        tag.createdAt().ifPresent(instant -> node.put("createdAt", instant.toString()));
+        tag.updatedAt().ifPresent(instant -> node.put("updatedAt", instant.toString()));
+        node.put("manifestSize", tag.manifestSize());
+        ObjectNode metadata = node.putObject("metadata");
+        tag.metadata().forEach(metadata::put);
+        return serialize(node);
+    }
+
+    private static byte[] toJson(BranchRef branch)
+    {
+        ObjectNode node = MAPPER.createObjectNode();
+        branch.parentBranch().ifPresentOrElse(parent -> node.put("parentBranch", parent), () -> node.putNull("parentBranch"));
+        ArrayNode mapping = node.putObject("identifier").putArray("version_mapping");
+        for (BranchRef.VersionMapping entry : branch.lineage()) {
+            mapping.addArray().add(entry.parentVersion()).add(entry.id());
+        }
+        node.put("parentVersion", branch.parentVersion());
+        node.put("createAt", branch.createdAt().orElseThrow().getEpochSecond());
+        node.put("manifestSize", branch.manifestSize());
+        ObjectNode metadata = node.putObject("metadata");
+        branch.metadata().forEach(metadata::put);
+        return serialize(node);
+    }
+
+    private static byte[] serialize(ObjectNode node)
+    {
+        try {
+            return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsBytes(node);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static List<BranchRef.VersionMapping> lineage(JsonNode mapping)
+    {
+        ImmutableList.Builder<BranchRef.VersionMapping> lineage = ImmutableList.builder();
+        for (JsonNode pair : mapping) {
+            if (pair.isArray() && pair.size() == 2) {
+                lineage.add(new BranchRef.VersionMapping(pair.get(0).asLong(), pair.get(1).asText()));
+            }
+        }
+        return lineage.build();
+    }
+
+    private static Map<String, String> stringMap(JsonNode node)
+    {
+        ImmutableMap.Builder<String, String> map = ImmutableMap.builder();
+        if (node != null && node.isObject()) {
+            node.properties().forEach(entry -> map.put(entry.getKey(), entry.getValue().asText()));
+        }
+        return map.buildKeepingLast();
     }
 
     private List<String> listNames(String directory)

@@ -33,7 +33,7 @@ public final class TableCommits
         this.catalog = requireNonNull(catalog, "catalog is null");
     }
 
-    TableCommitter committer()
+    public TableCommitter committer()
     {
         return committer;
     }

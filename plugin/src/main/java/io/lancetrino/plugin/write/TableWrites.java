@@ -6,15 +6,13 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.airlift.slice.Slice;
 import io.lancetrino.metadata.ArrowAllocators;
-import io.lancetrino.metadata.FilePaths;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.commit.TableCommitter;
-import io.lancetrino.metadata.deletion.DeletionVectors;
+import io.lancetrino.metadata.deletion.DeletionFiles;
 import io.lancetrino.metadata.fs.TableFileSystem;
 import io.lancetrino.metadata.proto.DataFragment;
-import io.lancetrino.metadata.proto.DeletionFile;
 import io.lancetrino.metadata.proto.Field;
 import io.lancetrino.metadata.proto.Manifest;
 import io.lancetrino.metadata.proto.Transaction;
@@ -36,7 +34,6 @@ import io.trino.spi.connector.SchemaTableName;
 import org.apache.arrow.memory.BufferAllocator;
 import org.roaringbitmap.RoaringBitmap;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -44,10 +41,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.concurrent.ThreadLocalRandom;
 
 import static io.lancetrino.split.LanceErrorCode.LANCE_BAD_DATA;
-import static io.lancetrino.split.LanceErrorCode.LANCE_FILESYSTEM_ERROR;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.TABLE_ALREADY_EXISTS;
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -191,7 +186,7 @@ public final class TableWrites
                 if (rows == null) {
                     continue;
                 }
-                RoaringBitmap all = existingDeletions(fileSystem, snapshot, fragment, allocator);
+                RoaringBitmap all = DeletionFiles.read(fileSystem, snapshot, fragment, allocator);
                 if (RoaringBitmap.intersects(all, rows) || rows.last() >= fragment.getPhysicalRows()) {
                     // the rows were read from another version than this one: never report a change that did not happen
                     throw new TrinoException(LanceErrorCode.LANCE_COMMIT_CONFLICT, "Table %s, fragment %s: rows to delete are already deleted or missing in %s; re-run the statement"
@@ -202,9 +197,12 @@ public final class TableWrites
                     removed.add(fragment.getId());
                 }
                 else {
-                    updated.add(fragment.toBuilder().setDeletionFile(writeDeletionFile(fileSystem, snapshot, fragment.getId(), all, allocator)).build());
+                    updated.add(fragment.toBuilder().setDeletionFile(DeletionFiles.write(fileSystem, snapshot.datasetLocation(), fragment.getId(), snapshot.version(), all, allocator)).build());
                 }
             }
+        }
+        catch (LanceTableException e) {
+            throw LanceErrorCode.toTrinoException(e);
         }
         if (!deleted.isEmpty()) {
             throw new TrinoException(LANCE_BAD_DATA, "Table %s: rows to delete belong to fragments %s that %s does not have".formatted(handle.table().schemaTableName(), deleted.keySet(), snapshot.describe()));
@@ -250,43 +248,6 @@ public final class TableWrites
     private TableSnapshot snapshot(ConnectorSession session, LanceTableHandle handle)
     {
         return commits.snapshot(session, handle);
-    }
-
-    private static RoaringBitmap existingDeletions(TableFileSystem fileSystem, TableSnapshot snapshot, DataFragment fragment, BufferAllocator allocator)
-    {
-        Optional<String> location = FilePaths.deletionFile(snapshot, fragment);
-        if (location.isEmpty()) {
-            return new RoaringBitmap();
-        }
-        try {
-            return DeletionVectors.read(location.get(), fileSystem.readFile(location.get()), DeletionVectors.isBitmapLocation(location.get()), allocator);
-        }
-        catch (IOException e) {
-            throw new TrinoException(LANCE_FILESYSTEM_ERROR, "Cannot read deletion file %s: %s".formatted(location.get(), e.getMessage()), e);
-        }
-    }
-
-    /**
-     * A new deletion file holding the union of old and new deletions; it lives in the dataset being written, also
-     * for fragments inherited from a parent, so the parent's files are never changed.
-     */
-    private static DeletionFile writeDeletionFile(TableFileSystem fileSystem, TableSnapshot snapshot, long fragmentId, RoaringBitmap rows, BufferAllocator allocator)
-    {
-        boolean bitmap = DeletionVectors.useBitmap(rows);
-        DeletionFile deletion = DeletionFile.newBuilder()
-                .setFileType(bitmap ? DeletionFile.DeletionFileType.BITMAP : DeletionFile.DeletionFileType.ARROW_ARRAY)
-                .setReadVersion(snapshot.version())
-                .setId(ThreadLocalRandom.current().nextLong())
-                .setNumDeletedRows(rows.getLongCardinality())
-                .build();
-        String location = TableFileSystem.join(snapshot.datasetLocation(), "_deletions/" + FilePaths.deletionFileName(fragmentId, deletion));
-        try {
-            fileSystem.writeFile(location, bitmap ? DeletionVectors.writeBitmap(rows) : DeletionVectors.writeArrow(rows, allocator));
-        }
-        catch (IOException e) {
-            throw new TrinoException(LANCE_FILESYSTEM_ERROR, "Cannot write deletion file %s: %s".formatted(location, e.getMessage()), e);
-        }
-        return deletion;
     }
 
     static List<Field> toLanceSchema(SchemaTableName table, List<ColumnMetadata> columns)
@@ -354,9 +315,15 @@ public final class TableWrites
         return Transaction.newBuilder()
                 .setReadVersion(readVersion)
                 .setUuid(UUID.randomUUID().toString())
-                .putTransactionProperties(QUERY_ID_PROPERTY, session.getQueryId())
-                .putTransactionProperties(USER_PROPERTY, session.getUser())
-                .putTransactionProperties(STATEMENT_PROPERTY, statement);
+                .putAllTransactionProperties(statementProperties(session, statement));
+    }
+
+    /**
+     * Who committed a version with which statement, as every commit of this connector records it.
+     */
+    public static Map<String, String> statementProperties(ConnectorSession session, String statement)
+    {
+        return Map.of(QUERY_ID_PROPERTY, session.getQueryId(), USER_PROPERTY, session.getUser(), STATEMENT_PROPERTY, statement);
     }
 
     private static List<DataFragment> parseFragments(Collection<Slice> slices)

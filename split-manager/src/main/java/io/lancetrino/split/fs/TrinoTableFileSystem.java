@@ -112,6 +112,19 @@ public final class TrinoTableFileSystem
     }
 
     @Override
+    public void copyFile(String source, String target)
+            throws IOException
+    {
+        try (var input = fileSystem.newInputFile(Location.of(source)).newStream();
+                var output = fileSystem.newOutputFile(Location.of(target)).create()) {
+            input.transferTo(output);
+        }
+        catch (java.nio.file.NoSuchFileException e) {
+            throw new FileNotFoundException(source);
+        }
+    }
+
+    @Override
     public long length(String location)
             throws IOException
     {

@@ -1,0 +1,139 @@
+package io.lancetrino.metadata.merge;
+
+import io.lancetrino.metadata.ArrowAllocators;
+import io.lancetrino.metadata.LanceTable;
+import io.lancetrino.metadata.LanceTableException;
+import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.commit.CommitResult;
+import io.lancetrino.metadata.commit.ManifestBuilder;
+import io.lancetrino.metadata.commit.TableCommitter;
+import io.lancetrino.metadata.deletion.DeletionFiles;
+import io.lancetrino.metadata.proto.DataFragment;
+import io.lancetrino.metadata.proto.Field;
+import io.lancetrino.metadata.proto.Manifest;
+import io.lancetrino.metadata.proto.Transaction;
+import org.apache.arrow.memory.BufferAllocator;
+import org.roaringbitmap.RoaringBitmap;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.UUID;
+
+import static io.lancetrino.metadata.LanceErrorKind.COMMIT_CONFLICT;
+import static io.lancetrino.metadata.LanceErrorKind.MERGE_CONFLICT;
+import static io.lancetrino.metadata.LanceErrorKind.NOT_AN_ANCESTOR;
+import static java.util.Objects.requireNonNull;
+import static java.util.stream.Collectors.joining;
+
+/**
+ * Merges a branch (or a shallow clone) into a target branch as one commit on the target: a fast-forward when the
+ * target has not moved since the merge base, a three-way merge at fragment granularity otherwise. The commit is an
+ * {@code Update} (removed, updated and new fragments) so every Lance engine reads it as an ordinary change; the
+ * source and merge base are recorded in its transaction properties.
+ */
+public final class BranchMerge
+{
+    private final TableCommitter committer;
+
+    public BranchMerge(TableCommitter committer)
+    {
+        this.committer = requireNonNull(committer, "committer is null");
+    }
+
+    /**
+     * @param sourceName how the source is named in messages ({@code 'dev'}, {@code lab.t_exp})
+     * @param sourceId what the transaction records as the source ({@link MergeRecords})
+     * @param fastForwardOnly refuse unless the target has not moved since the merge base
+     * @param properties added to the transaction's properties (who ran it)
+     */
+    public MergeOutcome merge(
+            LanceTable targetTable,
+            TableSnapshot target,
+            TableSnapshot source,
+            String sourceName,
+            String sourceId,
+            MergeBase base,
+            MergePolicy policy,
+            boolean dryRun,
+            boolean fastForwardOnly,
+            Map<String, String> properties)
+    {
+        MergePlan plan;
+        try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE)) {
+            plan = MergePlanner.plan(targetTable.fileSystem(), base.snapshot(), source, target, policy, allocator);
+            if (fastForwardOnly && !plan.fastForward()) {
+                throw new LanceTableException(NOT_AN_ANCESTOR, "Table %s: %s is not an ancestor of %s: it changed since their common version %s; merge instead of fast-forwarding"
+                        .formatted(targetTable.displayName(), describe(target), sourceName, base.description()));
+            }
+            if (!plan.conflicts().isEmpty() && policy == MergePolicy.FAIL) {
+                throw new LanceTableException(MERGE_CONFLICT, "Cannot merge %s into %s of table %s (merge base %s): %s conflict%s, nothing was changed; use on_conflict => 'source_wins' or 'target_wins' to resolve them: %s"
+                        .formatted(sourceName, describe(target), targetTable.displayName(), base.description(), plan.conflicts().size(), plan.conflicts().size() == 1 ? "" : "s",
+                                plan.conflicts().stream().map(MergeConflict::toString).collect(joining("; "))));
+            }
+            if (dryRun || plan.changesNothing(target.manifest().getFieldsList())) {
+                return outcome(plan, base, OptionalLong.empty());
+            }
+            List<DataFragment> updated = new ArrayList<>(plan.changedFragments());
+            for (Map.Entry<DataFragment, RoaringBitmap> union : plan.deletionUnions().entrySet()) {
+                DataFragment fragment = union.getKey();
+                updated.add(fragment.toBuilder()
+                        .setDeletionFile(DeletionFiles.write(targetTable.fileSystem(), target.datasetLocation(), fragment.getId(), target.version(), union.getValue(), allocator))
+                        .build());
+            }
+            Transaction transaction = Transaction.newBuilder()
+                    .setReadVersion(target.version())
+                    .setUuid(UUID.randomUUID().toString())
+                    .putAllTransactionProperties(properties)
+                    .putTransactionProperties(MergeRecords.SOURCE, sourceId)
+                    .putTransactionProperties(MergeRecords.SOURCE_VERSION, String.valueOf(source.version()))
+                    .putTransactionProperties(MergeRecords.BASE, base.description())
+                    .putTransactionProperties(MergeRecords.FAST_FORWARD, String.valueOf(plan.fastForward()))
+                    .setUpdate(Transaction.Update.newBuilder()
+                            .addAllRemovedFragmentIds(plan.removedFragments())
+                            .addAllUpdatedFragments(updated)
+                            .addAllNewFragments(plan.newFragments()))
+                    .build();
+            CommitResult result = committer.commit(targetTable, target.branch(), transaction, manifest -> applySettings(manifest, plan, target));
+            return outcome(plan, base, OptionalLong.of(result.manifest().version()));
+        }
+    }
+
+    /**
+     * Columns, config and base paths, which an {@code Update} does not carry. They were merged against the target as it
+     * was read; a concurrent commit that changed them makes the merge fail cleanly instead of losing that change.
+     */
+    private static Manifest applySettings(Manifest manifest, MergePlan plan, TableSnapshot target)
+    {
+        Manifest.Builder next = manifest.toBuilder();
+        List<Field> mergedFields = plan.schema().fields();
+        if (!mergedFields.equals(target.manifest().getFieldsList())) {
+            if (!manifest.getFieldsList().equals(target.manifest().getFieldsList())) {
+                throw new LanceTableException(COMMIT_CONFLICT, "The columns of %s changed while merging; re-run the merge".formatted(describe(target)));
+            }
+            next.clearFields().addAllFields(mergedFields);
+        }
+        for (Map.Entry<String, Optional<String>> change : plan.configChanges().entrySet()) {
+            String key = change.getKey();
+            if (!Objects.equals(manifest.getConfigMap().get(key), target.manifest().getConfigMap().get(key))) {
+                throw new LanceTableException(COMMIT_CONFLICT, "Config key '%s' of %s changed while merging; re-run the merge".formatted(key, describe(target)));
+            }
+            change.getValue().ifPresentOrElse(value -> next.putConfig(key, value), () -> next.removeConfig(key));
+        }
+        plan.bases().addTo(next);
+        return ManifestBuilder.withFlags(next).build();
+    }
+
+    private static MergeOutcome outcome(MergePlan plan, MergeBase base, OptionalLong version)
+    {
+        return new MergeOutcome(plan.newFragments().size(), plan.rowsAdded(), plan.rowsDeleted(), plan.conflicts(), plan.fastForward(), base.description(), version);
+    }
+
+    private static String describe(TableSnapshot snapshot)
+    {
+        return snapshot.branch().map(name -> "branch '" + name + "'").orElse("'main'");
+    }
+}

@@ -1,0 +1,193 @@
+package io.lancetrino.metadata.merge;
+
+import io.lancetrino.metadata.FilePaths;
+import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.deletion.DeletionFiles;
+import io.lancetrino.metadata.fs.TableFileSystem;
+import io.lancetrino.metadata.proto.DataFile;
+import io.lancetrino.metadata.proto.DataFragment;
+import org.apache.arrow.memory.BufferAllocator;
+import org.roaringbitmap.RoaringBitmap;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A three-way merge at fragment granularity. Fragments are matched across the three versions by the location of
+ * their first data file, which never changes while a fragment lives (ids do: each side numbers its new fragments
+ * from the same base). Deleted rows of a fragment both sides share are unioned; the source's new fragments join the
+ * target; a fragment whose data files both sides changed, a schema changed incompatibly on both sides and a config
+ * key set differently on both sides are conflicts.
+ */
+final class MergePlanner
+{
+    /** Keys a clone carries about its own origin; never merged into the table it came from */
+    private static final String CLONE_CONFIG_PREFIX = "lance.clone.";
+
+    private MergePlanner() {}
+
+    private record Entry(TableSnapshot snapshot, DataFragment fragment)
+    {
+        String deletionKey()
+        {
+            return FilePaths.deletionFile(snapshot, fragment).orElse("");
+        }
+
+        List<String> fileKeys()
+        {
+            return fragment.getFilesList().stream().map(file -> FilePaths.dataFile(snapshot, fragment, file)).toList();
+        }
+
+        long liveRows()
+        {
+            return fragment.getPhysicalRows() - (fragment.hasDeletionFile() ? fragment.getDeletionFile().getNumDeletedRows() : 0);
+        }
+    }
+
+    static MergePlan plan(TableFileSystem fileSystem, TableSnapshot base, TableSnapshot source, TableSnapshot target, MergePolicy policy, BufferAllocator allocator)
+    {
+        Map<String, Entry> baseFragments = index(base);
+        Map<String, Entry> sourceFragments = index(source);
+        Map<String, Entry> targetFragments = index(target);
+        SchemaMerge schema = SchemaMerge.of(base.manifest().getFieldsList(), source.manifest().getFieldsList(), target.manifest().getFieldsList(), policy);
+        List<MergeConflict> conflicts = new ArrayList<>();
+        schema.conflict().ifPresent(conflicts::add);
+        TargetBases bases = new TargetBases(target);
+
+        List<DataFragment> newFragments = new ArrayList<>();
+        List<DataFragment> changed = new ArrayList<>();
+        Map<DataFragment, RoaringBitmap> unions = new LinkedHashMap<>();
+        List<Long> removed = new ArrayList<>();
+        long rowsAdded = 0;
+        long rowsDeleted = 0;
+        for (Map.Entry<String, Entry> entry : sourceFragments.entrySet()) {
+            if (!baseFragments.containsKey(entry.getKey()) && !targetFragments.containsKey(entry.getKey())) {
+                newFragments.add(bases.repoint(source, entry.getValue().fragment(), schema.sourceFieldIds()));
+                rowsAdded += entry.getValue().liveRows();
+            }
+        }
+        for (Map.Entry<String, Entry> entry : targetFragments.entrySet()) {
+            Entry onTarget = entry.getValue();
+            Entry onBase = baseFragments.get(entry.getKey());
+            Entry onSource = sourceFragments.get(entry.getKey());
+            if (onSource == null) {
+                if (onBase != null) {
+                    // the source deleted every row of it: deleted rows of a fragment are unioned, so it goes
+                    removed.add(onTarget.fragment().getId());
+                    rowsDeleted += onTarget.liveRows();
+                }
+                continue;
+            }
+            DataFragment result = onTarget.fragment();
+            List<String> baseFiles = onBase == null ? onTarget.fileKeys() : onBase.fileKeys();
+            boolean sourceFilesChanged = !onSource.fileKeys().equals(baseFiles);
+            boolean targetFilesChanged = !onTarget.fileKeys().equals(baseFiles);
+            if (sourceFilesChanged && (!targetFilesChanged || policy == MergePolicy.SOURCE_WINS)) {
+                result = withFilesOf(result, bases.repoint(source, onSource.fragment(), schema.sourceFieldIds()));
+            }
+            if (sourceFilesChanged && targetFilesChanged && !onSource.fileKeys().equals(onTarget.fileKeys())) {
+                conflicts.add(new MergeConflict(MergeConflict.Kind.FRAGMENT_FILES, "fragment %s of the target (%s of the source): both sides changed its data files"
+                        .formatted(onTarget.fragment().getId(), onSource.fragment().getId())));
+            }
+            String sourceDeletion = onSource.deletionKey();
+            boolean deletionsChanged = !sourceDeletion.equals(onTarget.deletionKey()) && (onBase == null || !sourceDeletion.equals(onBase.deletionKey()));
+            if (deletionsChanged) {
+                RoaringBitmap targetRows = DeletionFiles.read(fileSystem, target, onTarget.fragment(), allocator);
+                RoaringBitmap union = RoaringBitmap.or(targetRows, DeletionFiles.read(fileSystem, source, onSource.fragment(), allocator));
+                rowsDeleted += union.getLongCardinality() - targetRows.getLongCardinality();
+                if (union.getLongCardinality() >= result.getPhysicalRows()) {
+                    removed.add(result.getId());
+                    continue;
+                }
+                if (union.getLongCardinality() > targetRows.getLongCardinality()) {
+                    unions.put(result, union);
+                    continue;
+                }
+            }
+            if (!result.equals(onTarget.fragment())) {
+                changed.add(result);
+            }
+        }
+        Map<String, Optional<String>> config = mergeConfig(base, source, target, policy, conflicts);
+        boolean fastForward = sameContent(base, target);
+        return new MergePlan(newFragments, changed, unions, removed, schema, config, bases, conflicts, rowsAdded, rowsDeleted, fastForward);
+    }
+
+    /**
+     * Whether two versions hold the same fragments with the same deleted rows, columns and config: then the second has
+     * not moved since the first and a merge into it is a fast-forward.
+     */
+    static boolean sameContent(TableSnapshot first, TableSnapshot second)
+    {
+        return contentKeys(first).equals(contentKeys(second))
+                && first.manifest().getFieldsList().equals(second.manifest().getFieldsList())
+                && config(first).equals(config(second));
+    }
+
+    private static Map<String, String> contentKeys(TableSnapshot snapshot)
+    {
+        Map<String, String> keys = new HashMap<>();
+        index(snapshot).forEach((key, entry) -> keys.put(key, String.join(",", entry.fileKeys()) + "|" + entry.deletionKey()));
+        return keys;
+    }
+
+    private static DataFragment withFilesOf(DataFragment target, DataFragment source)
+    {
+        return target.toBuilder().clearFiles().addAllFiles(source.getFilesList()).build();
+    }
+
+    private static Map<String, Optional<String>> mergeConfig(TableSnapshot base, TableSnapshot source, TableSnapshot target, MergePolicy policy, List<MergeConflict> conflicts)
+    {
+        Map<String, String> onBase = config(base);
+        Map<String, String> onSource = config(source);
+        Map<String, String> onTarget = config(target);
+        Set<String> keys = new HashSet<>(onBase.keySet());
+        keys.addAll(onSource.keySet());
+        Map<String, Optional<String>> changes = new LinkedHashMap<>();
+        for (String key : keys.stream().sorted().toList()) {
+            String sourceValue = onSource.get(key);
+            String targetValue = onTarget.get(key);
+            if (Objects.equals(sourceValue, onBase.get(key)) || Objects.equals(sourceValue, targetValue)) {
+                continue;
+            }
+            if (!Objects.equals(targetValue, onBase.get(key))) {
+                conflicts.add(new MergeConflict(MergeConflict.Kind.CONFIG, "config key '%s': source %s, target %s, base %s"
+                        .formatted(key, describe(sourceValue), describe(targetValue), describe(onBase.get(key)))));
+                if (policy != MergePolicy.SOURCE_WINS) {
+                    continue;
+                }
+            }
+            changes.put(key, Optional.ofNullable(sourceValue));
+        }
+        return changes;
+    }
+
+    private static Map<String, String> config(TableSnapshot snapshot)
+    {
+        Map<String, String> config = new HashMap<>(snapshot.manifest().getConfigMap());
+        config.keySet().removeIf(key -> key.startsWith(CLONE_CONFIG_PREFIX));
+        return config;
+    }
+
+    private static String describe(String value)
+    {
+        return value == null ? "unset" : "'" + value + "'";
+    }
+
+    private static Map<String, Entry> index(TableSnapshot snapshot)
+    {
+        Map<String, Entry> fragments = new LinkedHashMap<>();
+        for (DataFragment fragment : snapshot.manifest().getFragmentsList()) {
+            DataFile first = fragment.getFiles(0);
+            fragments.put(FilePaths.dataFile(snapshot, fragment, first), new Entry(snapshot, fragment));
+        }
+        return fragments;
+    }
+}

@@ -1,0 +1,54 @@
+package io.lancetrino.plugin;
+
+import com.google.inject.Inject;
+import io.lancetrino.metadata.LanceTable;
+import io.lancetrino.metadata.commit.TableCommitter;
+import io.lancetrino.plugin.write.TableCommits;
+import io.lancetrino.procedures.ProcedureTables;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.security.ConnectorIdentity;
+
+import java.util.Optional;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The catalog's tables as procedures see them.
+ */
+public final class LanceProcedureTables
+        implements ProcedureTables
+{
+    private final LanceCatalog catalog;
+    private final TableCommits commits;
+
+    @Inject
+    public LanceProcedureTables(LanceCatalog catalog, TableCommits commits)
+    {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.commits = requireNonNull(commits, "commits is null");
+    }
+
+    @Override
+    public Optional<LanceTable> open(ConnectorIdentity identity, SchemaTableName name)
+    {
+        return catalog.openTable(identity, name);
+    }
+
+    @Override
+    public LanceTable locate(ConnectorIdentity identity, SchemaTableName name)
+    {
+        return catalog.openTable(identity, catalog.tableRoot(name), name);
+    }
+
+    @Override
+    public boolean schemaExists(ConnectorIdentity identity, String schema)
+    {
+        return catalog.schemaExists(identity, schema);
+    }
+
+    @Override
+    public TableCommitter committer()
+    {
+        return commits.committer();
+    }
+}

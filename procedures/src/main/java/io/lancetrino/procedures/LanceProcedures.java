@@ -1,0 +1,146 @@
+package io.lancetrino.procedures;
+
+import com.google.common.collect.ImmutableSet;
+import com.google.inject.Inject;
+import io.trino.spi.connector.ConnectorAccessControl;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.procedure.Procedure;
+import io.trino.spi.procedure.Procedure.Argument;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.reflect.Method;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.Set;
+
+import static io.lancetrino.procedures.LanceTableOperations.required;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * {@code CALL lance.system.*}: branches and tags for clients that cannot send branch SQL (Trino has no tag SQL), and
+ * clones. Each checks the caller's access through the session's access control before touching anything.
+ */
+public final class LanceProcedures
+{
+    private static final String SCHEMA = "system";
+
+    private final BranchOperations branches;
+    private final TagOperations tags;
+    private final CloneOperations clones;
+
+    @Inject
+    public LanceProcedures(BranchOperations branches, TagOperations tags, CloneOperations clones)
+    {
+        this.branches = requireNonNull(branches, "branches is null");
+        this.tags = requireNonNull(tags, "tags is null");
+        this.clones = requireNonNull(clones, "clones is null");
+    }
+
+    public Set<Procedure> procedures()
+    {
+        Argument schema = new Argument("SCHEMA_NAME", VARCHAR);
+        Argument table = new Argument("TABLE_NAME", VARCHAR);
+        Argument optionalRef = new Argument("REF", VARCHAR, false, null);
+        return ImmutableSet.of(
+                procedure("create_branch", List.of(schema, table, new Argument("BRANCH", VARCHAR), optionalRef), "createBranch"),
+                procedure("drop_branch", List.of(schema, table, new Argument("BRANCH", VARCHAR)), "dropBranch"),
+                procedure("create_tag", List.of(schema, table, new Argument("TAG", VARCHAR), optionalRef), "createTag"),
+                procedure("move_tag", List.of(schema, table, new Argument("TAG", VARCHAR), new Argument("REF", VARCHAR)), "moveTag"),
+                procedure("drop_tag", List.of(schema, table, new Argument("TAG", VARCHAR)), "dropTag"),
+                procedure("shallow_clone", List.of(schema, table, new Argument("TARGET_SCHEMA", VARCHAR), new Argument("TARGET_TABLE", VARCHAR), optionalRef), "shallowClone"),
+                procedure("deep_clone", List.of(schema, table, new Argument("TARGET_SCHEMA", VARCHAR), new Argument("TARGET_TABLE", VARCHAR), optionalRef), "deepClone"));
+    }
+
+    public void createBranch(ConnectorSession session, ConnectorAccessControl accessControl, String schema, String table, String branch, String ref)
+    {
+        SchemaTableName name = name(schema, table);
+        accessControl.checkCanCreateBranch(null, name, required(branch, "BRANCH"));
+        branches.create(session, name, branch, Optional.ofNullable(ref), false);
+    }
+
+    public void dropBranch(ConnectorSession session, ConnectorAccessControl accessControl, String schema, String table, String branch)
+    {
+        SchemaTableName name = name(schema, table);
+        accessControl.checkCanDropBranch(null, name, required(branch, "BRANCH"));
+        branches.drop(session, name, branch);
+    }
+
+    public void createTag(ConnectorSession session, ConnectorAccessControl accessControl, String schema, String table, String tag, String ref)
+    {
+        SchemaTableName name = name(schema, table);
+        accessControl.checkCanInsertIntoTable(null, name);
+        tags.create(session, name, required(tag, "TAG"), Optional.ofNullable(ref));
+    }
+
+    public void moveTag(ConnectorSession session, ConnectorAccessControl accessControl, String schema, String table, String tag, String ref)
+    {
+        SchemaTableName name = name(schema, table);
+        accessControl.checkCanInsertIntoTable(null, name);
+        tags.move(session, name, required(tag, "TAG"), Optional.of(required(ref, "REF")));
+    }
+
+    public void dropTag(ConnectorSession session, ConnectorAccessControl accessControl, String schema, String table, String tag)
+    {
+        SchemaTableName name = name(schema, table);
+        accessControl.checkCanInsertIntoTable(null, name);
+        tags.drop(session, name, required(tag, "TAG"));
+    }
+
+    public void shallowClone(ConnectorSession session, ConnectorAccessControl accessControl, String schema, String table, String targetSchema, String targetTable, String ref)
+    {
+        SchemaTableName source = name(schema, table);
+        SchemaTableName target = name(targetSchema, targetTable);
+        checkCanClone(accessControl, source, target);
+        clones.shallowClone(session, source, target, Optional.ofNullable(ref), canWrite(accessControl, source));
+    }
+
+    public void deepClone(ConnectorSession session, ConnectorAccessControl accessControl, String schema, String table, String targetSchema, String targetTable, String ref)
+    {
+        SchemaTableName source = name(schema, table);
+        SchemaTableName target = name(targetSchema, targetTable);
+        checkCanClone(accessControl, source, target);
+        clones.deepClone(session, source, target, Optional.ofNullable(ref));
+    }
+
+    private static void checkCanClone(ConnectorAccessControl accessControl, SchemaTableName source, SchemaTableName target)
+    {
+        accessControl.checkCanSelectFromColumns(null, source, Set.of());
+        accessControl.checkCanCreateTable(null, target, java.util.Map.of());
+    }
+
+    private static boolean canWrite(ConnectorAccessControl accessControl, SchemaTableName table)
+    {
+        try {
+            accessControl.checkCanInsertIntoTable(null, table);
+            return true;
+        }
+        catch (io.trino.spi.security.AccessDeniedException e) {
+            return false;
+        }
+    }
+
+    private static SchemaTableName name(String schema, String table)
+    {
+        return new SchemaTableName(required(schema, "SCHEMA_NAME").toLowerCase(Locale.ROOT), required(table, "TABLE_NAME").toLowerCase(Locale.ROOT));
+    }
+
+    private Procedure procedure(String name, List<Argument> arguments, String methodName)
+    {
+        for (Method method : LanceProcedures.class.getMethods()) {
+            if (method.getName().equals(methodName)) {
+                try {
+                    MethodHandle handle = MethodHandles.lookup().unreflect(method).bindTo(this);
+                    return new Procedure(SCHEMA, name, arguments, handle);
+                }
+                catch (IllegalAccessException e) {
+                    throw new IllegalStateException(e);
+                }
+            }
+        }
+        throw new IllegalArgumentException("No method " + methodName);
+    }
+}

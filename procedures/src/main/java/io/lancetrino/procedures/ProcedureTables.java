@@ -1,0 +1,25 @@
+package io.lancetrino.procedures;
+
+import io.lancetrino.metadata.LanceTable;
+import io.lancetrino.metadata.commit.TableCommitter;
+import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.security.ConnectorIdentity;
+
+import java.util.Optional;
+
+/**
+ * What procedures need of the catalog: its tables by name, where a new table would live, and the committer.
+ */
+public interface ProcedureTables
+{
+    Optional<LanceTable> open(ConnectorIdentity identity, SchemaTableName name);
+
+    /**
+     * The table at the location the catalog gives {@code name}, whether or not it exists yet.
+     */
+    LanceTable locate(ConnectorIdentity identity, SchemaTableName name);
+
+    boolean schemaExists(ConnectorIdentity identity, String schema);
+
+    TableCommitter committer();
+}
