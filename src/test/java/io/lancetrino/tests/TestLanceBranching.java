@@ -54,6 +54,8 @@ final class TestLanceBranching
         assertQuery("SELECT count(*) FROM writes", "VALUES 21");
         assertQuery("SELECT count(*) FROM writes FOR VERSION AS OF 'dev'", "VALUES 17");
         assertThat(Files.isDirectory(warehouse.resolve("lab/writes.lance/tree/dev/data"))).isTrue();
+        // the engine does not route schema changes to a branch
+        assertQueryFails("ALTER TABLE writes @ dev ADD COLUMN score double", ".*mismatched input '@'.*");
     }
 
     @Test
@@ -108,7 +110,7 @@ final class TestLanceBranching
         assertQuery("SELECT count(*) FROM flow", "VALUES 21");
     }
 
-    private static long metric(MaterializedResult result, String name)
+    static long metric(MaterializedResult result, String name)
     {
         return result.getMaterializedRows().stream()
                 .filter(row -> row.getField(0).equals(name))

@@ -6,6 +6,7 @@ import io.lancetrino.metadata.deletion.DeletionFiles;
 import io.lancetrino.metadata.fs.TableFileSystem;
 import io.lancetrino.metadata.proto.DataFile;
 import io.lancetrino.metadata.proto.DataFragment;
+import io.lancetrino.metadata.proto.Field;
 import org.apache.arrow.memory.BufferAllocator;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.stream.Stream;
 
 /**
  * A three-way merge at fragment granularity. Fragments are matched across the three versions by the location of
@@ -56,7 +58,12 @@ final class MergePlanner
         Map<String, Entry> baseFragments = index(base);
         Map<String, Entry> sourceFragments = index(source);
         Map<String, Entry> targetFragments = index(target);
-        SchemaMerge schema = SchemaMerge.of(base.manifest().getFieldsList(), source.manifest().getFieldsList(), target.manifest().getFieldsList(), policy);
+        Set<Integer> targetDataFieldIds = dataFieldIds(target);
+        int firstFreshId = Stream.of(base, source, target)
+                .flatMap(snapshot -> Stream.concat(snapshot.manifest().getFieldsList().stream().map(Field::getId), dataFieldIds(snapshot).stream()))
+                .mapToInt(Integer::intValue)
+                .max().orElse(-1) + 1;
+        SchemaMerge schema = SchemaMerge.of(base.manifest().getFieldsList(), source.manifest().getFieldsList(), target.manifest().getFieldsList(), targetDataFieldIds, firstFreshId, policy);
         List<MergeConflict> conflicts = new ArrayList<>();
         schema.conflict().ifPresent(conflicts::add);
         TargetBases bases = new TargetBases(target);
@@ -136,6 +143,17 @@ final class MergePlanner
         Map<String, String> keys = new HashMap<>();
         index(snapshot).forEach((key, entry) -> keys.put(key, String.join(",", entry.fileKeys()) + "|" + entry.deletionKey()));
         return keys;
+    }
+
+    private static Set<Integer> dataFieldIds(TableSnapshot snapshot)
+    {
+        Set<Integer> ids = new HashSet<>();
+        for (DataFragment fragment : snapshot.manifest().getFragmentsList()) {
+            for (DataFile file : fragment.getFilesList()) {
+                ids.addAll(file.getFieldsList());
+            }
+        }
+        return ids;
     }
 
     private static DataFragment withFilesOf(DataFragment target, DataFragment source)

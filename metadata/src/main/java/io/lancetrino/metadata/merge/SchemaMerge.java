@@ -9,8 +9,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
+import static com.google.common.collect.ImmutableSet.toImmutableSet;
 
 /**
  * Merges the columns of both sides against the base. A change on one side is taken; columns added on both sides are
@@ -22,28 +24,67 @@ import static com.google.common.collect.ImmutableList.toImmutableList;
  */
 record SchemaMerge(List<Field> fields, Map<Integer, Integer> sourceFieldIds, Optional<MergeConflict> conflict)
 {
-    static SchemaMerge of(List<Field> base, List<Field> source, List<Field> target, MergePolicy policy)
+    /**
+     * @param targetDataFieldIds field ids the target's data files hold, dropped columns' included: a new column must
+     * not take one, or it would read another column's values
+     * @param firstFreshId an id neither side's schema nor data files use, nor any above it
+     */
+    static SchemaMerge of(List<Field> base, List<Field> source, List<Field> target, Set<Integer> targetDataFieldIds, int firstFreshId, MergePolicy policy)
     {
         if (source.equals(base) || source.equals(target)) {
             return new SchemaMerge(target, ImmutableMap.of(), Optional.empty());
         }
         if (target.equals(base)) {
-            return new SchemaMerge(source, ImmutableMap.of(), Optional.empty());
+            Set<Integer> baseIds = ids(base);
+            boolean collides = source.stream().map(Field::getId).anyMatch(id -> !baseIds.contains(id) && targetDataFieldIds.contains(id));
+            if (!collides) {
+                return new SchemaMerge(source, ImmutableMap.of(), Optional.empty());
+            }
+            Map<Integer, Integer> ids = freshIds(base, source, firstFreshId);
+            return new SchemaMerge(source.stream().map(field -> renumbered(field, ids)).collect(toImmutableList()), ids, Optional.empty());
         }
-        Optional<SchemaMerge> appended = appendedOnBoth(base, source, target);
+        Optional<SchemaMerge> appended = appendedOnBoth(base, source, target, firstFreshId);
         if (appended.isPresent() && appended.get().conflict().isEmpty()) {
             return appended.get();
         }
         MergeConflict conflict = appended.flatMap(SchemaMerge::conflict).orElseGet(() -> new MergeConflict(MergeConflict.Kind.SCHEMA,
                 "columns changed on both sides: source %s, target %s, base %s".formatted(names(source), names(target), names(base))));
+        // the source's new columns get ids neither side used, so no data file is read as the other side's column
+        Map<Integer, Integer> ids = freshIds(base, source, firstFreshId);
         return switch (policy) {
-            case SOURCE_WINS -> new SchemaMerge(source, ImmutableMap.of(), Optional.of(conflict));
-            case TARGET_WINS, FAIL -> new SchemaMerge(target, ImmutableMap.of(), Optional.of(conflict));
+            case SOURCE_WINS -> new SchemaMerge(source.stream().map(field -> renumbered(field, ids)).collect(toImmutableList()), ids, Optional.of(conflict));
+            case TARGET_WINS, FAIL -> new SchemaMerge(target, ids, Optional.of(conflict));
         };
     }
 
+    private static Map<Integer, Integer> freshIds(List<Field> base, List<Field> source, int firstFreshId)
+    {
+        Set<Integer> baseIds = ids(base);
+        int next = firstFreshId;
+        Map<Integer, Integer> ids = new HashMap<>();
+        for (Field field : source) {
+            if (!baseIds.contains(field.getId())) {
+                ids.put(field.getId(), next++);
+            }
+        }
+        return ImmutableMap.copyOf(ids);
+    }
+
+    private static Field renumbered(Field field, Map<Integer, Integer> ids)
+    {
+        return field.toBuilder()
+                .setId(ids.getOrDefault(field.getId(), field.getId()))
+                .setParentId(ids.getOrDefault(field.getParentId(), field.getParentId()))
+                .build();
+    }
+
     // both sides kept the base's fields and only added columns at the end
-    private static Optional<SchemaMerge> appendedOnBoth(List<Field> base, List<Field> source, List<Field> target)
+    private static Set<Integer> ids(List<Field> fields)
+    {
+        return fields.stream().map(Field::getId).collect(toImmutableSet());
+    }
+
+    private static Optional<SchemaMerge> appendedOnBoth(List<Field> base, List<Field> source, List<Field> target, int firstFreshId)
     {
         if (source.size() < base.size() || target.size() < base.size()
                 || !source.subList(0, base.size()).equals(base) || !target.subList(0, base.size()).equals(base)) {
@@ -51,7 +92,7 @@ record SchemaMerge(List<Field> fields, Map<Integer, Integer> sourceFieldIds, Opt
         }
         List<Field> merged = new ArrayList<>(target);
         Map<Integer, Integer> ids = new HashMap<>();
-        int nextId = target.stream().mapToInt(Field::getId).max().orElse(-1) + 1;
+        int nextId = firstFreshId;
         List<Field> added = source.subList(base.size(), source.size());
         for (Field column : added.stream().filter(field -> field.getParentId() == -1).toList()) {
             List<Field> subtree = subtree(added, column.getId());
