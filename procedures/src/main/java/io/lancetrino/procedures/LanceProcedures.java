@@ -58,14 +58,14 @@ public final class LanceProcedures
     public void createBranch(ConnectorSession session, ConnectorAccessControl accessControl, String schema, String table, String branch, String ref)
     {
         SchemaTableName name = name(schema, table);
-        accessControl.checkCanCreateBranch(null, name, required(branch, "BRANCH"));
+        checkBranchAccess(() -> accessControl.checkCanCreateBranch(null, name, required(branch, "BRANCH")), accessControl, name);
         branches.create(session, name, branch, Optional.ofNullable(ref), false);
     }
 
     public void dropBranch(ConnectorSession session, ConnectorAccessControl accessControl, String schema, String table, String branch)
     {
         SchemaTableName name = name(schema, table);
-        accessControl.checkCanDropBranch(null, name, required(branch, "BRANCH"));
+        checkBranchAccess(() -> accessControl.checkCanDropBranch(null, name, required(branch, "BRANCH")), accessControl, name);
         branches.drop(session, name, branch);
     }
 
@@ -104,6 +104,20 @@ public final class LanceProcedures
         SchemaTableName target = name(targetSchema, targetTable);
         checkCanClone(accessControl, source, target);
         clones.deepClone(session, source, target, Optional.ofNullable(ref));
+    }
+
+    /**
+     * Trino 483's file-based access control throws {@link UnsupportedOperationException} for every branch check; a
+     * branch changes the table's storage, so the table's INSERT privilege decides instead.
+     */
+    private static void checkBranchAccess(Runnable branchCheck, ConnectorAccessControl accessControl, SchemaTableName table)
+    {
+        try {
+            branchCheck.run();
+        }
+        catch (UnsupportedOperationException e) {
+            accessControl.checkCanInsertIntoTable(null, table);
+        }
     }
 
     private static void checkCanClone(ConnectorAccessControl accessControl, SchemaTableName source, SchemaTableName target)

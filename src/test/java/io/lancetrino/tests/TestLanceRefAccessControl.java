@@ -1,0 +1,113 @@
+package io.lancetrino.tests;
+
+import com.google.common.collect.ImmutableMap;
+import io.lancetrino.tests.fixtures.TemporaryWarehouses;
+import io.trino.Session;
+import io.trino.spi.security.Identity;
+import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.QueryRunner;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static io.lancetrino.tests.LanceQueryRunner.CATALOG;
+import static io.trino.testing.TestingSession.testSessionBuilder;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * The seed's roles under Trino's file-based system access control, configured as users configure it: the owner
+ * writes {@code prod}; an experimenter reads {@code prod}, owns {@code lab}, clones into it and writes there, and is
+ * refused every change to {@code prod}; a user who may not read {@code prod} cannot clone it either.
+ */
+final class TestLanceRefAccessControl
+        extends AbstractTestQueryFramework
+{
+    private static final String RULES = """
+            {
+              "catalogs": [
+                {"user": "(owner|experimenter|outsider)", "catalog": "(lance|system)", "allow": "all"}
+              ],
+              "schemas": [
+                {"user": "owner", "schema": ".*", "owner": true},
+                {"user": "(experimenter|outsider)", "schema": "lab", "owner": true}
+              ],
+              "tables": [
+                {"user": "owner", "privileges": ["SELECT", "INSERT", "DELETE", "UPDATE", "OWNERSHIP"]},
+                {"user": "(experimenter|outsider)", "schema": "lab", "privileges": ["SELECT", "INSERT", "DELETE", "UPDATE", "OWNERSHIP"]},
+                {"user": "experimenter", "schema": "prod", "privileges": ["SELECT"]}
+              ],
+              "procedures": [
+                {"user": ".*", "catalog": "lance", "schema": "system", "procedure": ".*", "privileges": ["EXECUTE"]}
+              ]
+            }
+            """;
+
+    private Path warehouse;
+
+    @Override
+    protected QueryRunner createQueryRunner()
+            throws Exception
+    {
+        warehouse = TemporaryWarehouses.create("lance-access-control");
+        Files.createDirectories(warehouse.resolve("prod"));
+        Files.createDirectories(warehouse.resolve("lab"));
+        Path rules = warehouse.resolve("rules.json");
+        Files.writeString(rules, RULES, UTF_8);
+        return LanceQueryRunner.builder(warehouse)
+                .amendSession(session -> session.setIdentity(Identity.ofUser("owner")))
+                .setSystemAccessControl("file", ImmutableMap.of("security.config-file", rules.toString()))
+                .build();
+    }
+
+    private static Session as(String user)
+    {
+        return testSessionBuilder().setIdentity(Identity.ofUser(user)).setCatalog(CATALOG).setSchema("prod").build();
+    }
+
+    @Test
+    void testExperimenterClonesWritesTheCloneAndOwnerMergesItBack()
+    {
+        Session owner = as("owner");
+        Session experimenter = as("experimenter");
+        assertUpdate(owner, "CREATE TABLE prod.t (id bigint, v varchar)");
+        assertUpdate(owner, "INSERT INTO prod.t SELECT x, 'prod' FROM UNNEST(sequence(1, 10)) AS t(x)", 10);
+        assertUpdate(owner, "CALL lance.system.create_tag('prod', 't', 'gold', NULL)");
+
+        assertQuery(experimenter, "SELECT count(*) FROM prod.t FOR VERSION AS OF 'gold'", "VALUES 10");
+        assertUpdate(experimenter, "CALL lance.system.shallow_clone('prod', 't', 'lab', 't_exp', 'gold')");
+        // the experimenter may not write prod, so cloning wrote nothing there
+        assertThat(Files.exists(warehouse.resolve("prod/t.lance/_refs/clones"))).isFalse();
+        assertUpdate(experimenter, "INSERT INTO lab.t_exp VALUES (11, 'lab')", 1);
+        assertUpdate(experimenter, "DELETE FROM lab.t_exp WHERE id = 1", 1);
+
+        String denied = ".*Access Denied.*";
+        assertQueryFails(experimenter, "INSERT INTO prod.t VALUES (12, 'x')", denied);
+        assertQueryFails(experimenter, "DELETE FROM prod.t WHERE id = 2", denied);
+        // Trino 483's file-based access control implements no branch check: the engine fails branch SQL for everyone
+        for (Session user : new Session[] {owner, experimenter}) {
+            assertThatThrownBy(() -> computeActual(user, "CREATE BRANCH mine IN TABLE prod.t")).hasMessageContaining("UnsupportedOperationException");
+        }
+        assertQueryFails(experimenter, "CALL lance.system.create_branch('prod', 't', 'mine', NULL)", denied);
+        assertQueryFails(experimenter, "CALL lance.system.create_tag('prod', 't', 'mine', NULL)", denied);
+        assertQueryFails(experimenter, "CALL lance.system.drop_tag('prod', 't', 'gold')", denied);
+        assertQueryFails(experimenter, "ALTER TABLE prod.t EXECUTE merge_branch(source => 'lab.t_exp')", denied);
+        assertQueryFails(as("outsider"), "CALL lance.system.shallow_clone('prod', 't', 'lab', 't_outsider', NULL)", denied);
+        assertQueryFails(as("outsider"), "CALL lance.system.deep_clone('prod', 't', 'lab', 't_outsider', NULL)", denied);
+        assertQuery(owner, "SELECT count(*), sum(id) FROM prod.t", "VALUES (10, 55)");
+        assertQuery(owner, "SELECT name FROM \"t$refs\"", "VALUES 'main', 'gold'");
+
+        computeActual(owner, "ALTER TABLE prod.t EXECUTE merge_branch(source => 'lab.t_exp')");
+        assertQuery(owner, "SELECT count(*), sum(id) FROM prod.t", "VALUES (10, 65)");
+        // the procedures decide branch access by the table's INSERT privilege then
+        assertUpdate(owner, "CALL lance.system.create_branch('prod', 't', 'review', NULL)");
+        assertUpdate(owner, "INSERT INTO prod.t @ review VALUES (13, 'review')", 1);
+        assertQueryFails(experimenter, "INSERT INTO prod.t @ review VALUES (14, 'x')", denied);
+        assertQueryFails(experimenter, "CALL lance.system.drop_branch('prod', 't', 'review')", denied);
+        computeActual(owner, "ALTER TABLE prod.t EXECUTE merge_branch(source => 'review')");
+        assertQuery(experimenter, "SELECT count(*) FROM prod.t", "VALUES 11");
+        assertUpdate(owner, "CALL lance.system.drop_branch('prod', 't', 'review')");
+    }
+}
