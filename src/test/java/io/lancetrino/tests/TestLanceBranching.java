@@ -104,6 +104,8 @@ final class TestLanceBranching
         assertThat(metric(merged, "fragments_added")).isEqualTo(1);
         assertQuery("SELECT count(*), min(id), max(id), sum(id) FROM flow", "VALUES (21, 3, 23, 273)");
         assertQuery("SELECT count(*) FROM flow FOR VERSION AS OF 'dev'", "VALUES 21");
+        assertQuery("SELECT statement, merged_from, merge_base FROM \"flow$transactions\" WHERE merged_from IS NOT NULL ORDER BY version",
+                "VALUES ('FAST FORWARD', 'branch:dev@5', 'main@3'), ('MERGE BRANCH', 'branch:dev@6', 'dev@5')");
         // merging again brings nothing new
         MaterializedResult again = computeActual("ALTER TABLE flow EXECUTE merge_branch(source => 'dev')");
         assertThat(metric(again, "rows_added")).isEqualTo(0);

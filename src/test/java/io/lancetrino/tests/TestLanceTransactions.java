@@ -68,8 +68,8 @@ final class TestLanceTransactions
         assertUpdate("CREATE SCHEMA IF NOT EXISTS w");
         assertUpdate("CREATE TABLE columns_only (id bigint)");
         MaterializedResult result = computeActual("SELECT * FROM \"columns_only$transactions\"");
-        assertThat(result.getColumnNames()).containsExactly("version", "committed_at", "operation", "read_version", "transaction_id", "query_id", "user", "statement", "actions");
-        assertThat(result.getTypes()).containsExactly(BIGINT, TIMESTAMP_TZ_MILLIS, VARCHAR, BIGINT, VARCHAR, VARCHAR, VARCHAR, VARCHAR, new ArrayType(VARCHAR));
+        assertThat(result.getColumnNames()).containsExactly("version", "committed_at", "operation", "read_version", "transaction_id", "query_id", "user", "statement", "actions", "merged_from", "merge_base");
+        assertThat(result.getTypes()).containsExactly(BIGINT, TIMESTAMP_TZ_MILLIS, VARCHAR, BIGINT, VARCHAR, VARCHAR, VARCHAR, VARCHAR, new ArrayType(VARCHAR), VARCHAR, VARCHAR);
         // committed_at is the version's commit time, as in $versions
         assertQuery("SELECT t.committed_at = v.committed_at FROM \"columns_only$transactions\" t JOIN \"columns_only$versions\" v USING (version)", "VALUES true");
     }

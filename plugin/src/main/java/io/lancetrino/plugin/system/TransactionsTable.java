@@ -5,6 +5,7 @@ import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.Transactions;
 import io.lancetrino.metadata.VersionChanges;
+import io.lancetrino.metadata.merge.MergeRecords;
 import io.lancetrino.metadata.proto.Manifest;
 import io.lancetrino.metadata.proto.Transaction;
 import io.lancetrino.metadata.refs.RefResolver;
@@ -29,7 +30,7 @@ import static io.trino.spi.type.VarcharType.VARCHAR;
  * uuid, and the query, user and statement kind our commits record as transaction properties) and what it changed,
  * derived from the manifests of the version and the one before it. Versions written by other engines have NULL query,
  * user and statement; a version without a transaction still has its actions. Actions are NULL when the manifest
- * before the version no longer exists.
+ * before the version no longer exists. A merge or fast-forward also names its source version and merge base.
  */
 final class TransactionsTable
         extends InMemorySystemTable
@@ -52,7 +53,9 @@ final class TransactionsTable
                 new ColumnMetadata("query_id", VARCHAR),
                 new ColumnMetadata("user", VARCHAR),
                 new ColumnMetadata("statement", VARCHAR),
-                new ColumnMetadata("actions", ACTIONS)));
+                new ColumnMetadata("actions", ACTIONS),
+                new ColumnMetadata("merged_from", VARCHAR),
+                new ColumnMetadata("merge_base", VARCHAR)));
         this.table = table;
         this.current = current;
     }
@@ -80,7 +83,9 @@ final class TransactionsTable
                     property(transaction, TableWrites.QUERY_ID_PROPERTY),
                     property(transaction, TableWrites.USER_PROPERTY),
                     property(transaction, TableWrites.STATEMENT_PROPERTY),
-                    actions);
+                    actions,
+                    mergedFrom(transaction),
+                    property(transaction, MergeRecords.BASE));
             previous = snapshot;
         }
     }
@@ -88,6 +93,14 @@ final class TransactionsTable
     private static String property(Optional<Transaction> transaction, String key)
     {
         return transaction.map(value -> value.getTransactionPropertiesMap().get(key)).orElse(null);
+    }
+
+    // what merge_branch and FAST FORWARD record: branch:<name>@<version> or table:<location>@<version>
+    private static String mergedFrom(Optional<Transaction> transaction)
+    {
+        String source = property(transaction, MergeRecords.SOURCE);
+        String version = property(transaction, MergeRecords.SOURCE_VERSION);
+        return source == null ? null : source + "@" + version;
     }
 
     private static Block actions(List<String> actions)
