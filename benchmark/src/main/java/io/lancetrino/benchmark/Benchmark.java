@@ -42,6 +42,7 @@ public final class Benchmark
             Optional<ReaderThroughput.Result> reader = Optional.empty();
             List<MetadataTimings.SplitPlanning> planning = List.of();
             List<MetadataTimings.VersionResolution> versions = List.of();
+            List<CloneTimings.CloneTime> clones = List.of();
             // a run of chosen queries (for profiling, say) measures nothing else
             if (options.queries().isEmpty()) {
                 for (String table : List.of("lineitem", "orders")) {
@@ -50,6 +51,7 @@ public final class Benchmark
                 reader = Optional.of(ReaderThroughput.measure(environment.lanceTable(BenchmarkEnvironment.SCHEMA, "lineitem"), "lineitem", options.runs(), ReaderThroughput.config(options.lanceProperties())));
                 planning = MetadataTimings.splitPlanning(environment, options.fragmentCounts());
                 versions = MetadataTimings.versionResolution(environment, options.versionCount());
+                clones = CloneTimings.measure(environment);
             }
             BenchmarkReport report = new BenchmarkReport(
                     options.scale(),
@@ -64,7 +66,8 @@ public final class Benchmark
                     reader,
                     planning,
                     versions,
-                    List.of("shallow clone time and cleanup time: the connector has no clone or cleanup yet"));
+                    clones,
+                    List.of("cleanup time: the connector has no cleanup yet"));
             report.write(options.outputDirectory());
             return report;
         }

@@ -29,6 +29,7 @@ public record BenchmarkReport(
         Optional<ReaderThroughput.Result> reader,
         List<MetadataTimings.SplitPlanning> splitPlanning,
         List<MetadataTimings.VersionResolution> versionResolution,
+        List<CloneTimings.CloneTime> clones,
         List<String> notMeasured)
 {
     public BenchmarkReport
@@ -40,6 +41,7 @@ public record BenchmarkReport(
         requireNonNull(reader, "reader is null");
         splitPlanning = List.copyOf(splitPlanning);
         versionResolution = List.copyOf(versionResolution);
+        clones = List.copyOf(clones);
         notMeasured = List.copyOf(notMeasured);
     }
 
@@ -95,6 +97,13 @@ public record BenchmarkReport(
         }
         for (MetadataTimings.VersionResolution versions : versionResolution) {
             out.append("| %,d | %.4f | %.4f | %.3f | %.3f |%n".formatted(versions.versions(), versions.hintedLatestSeconds(), versions.listedLatestSeconds(), versions.countQuerySeconds(), versions.versionsTableSeconds()));
+        }
+        if (!clones.isEmpty()) {
+            out.append("\n| cloned table | rows | data bytes | shallow clone s | deep clone s |\n");
+            out.append("|---|---:|---:|---:|---:|\n");
+            for (CloneTimings.CloneTime clone : clones) {
+                out.append("| %s | %,d | %,d | %.4f | %.3f |%n".formatted(clone.table(), clone.rows(), clone.dataBytes(), clone.shallowSeconds(), clone.deepSeconds()));
+            }
         }
         if (!notMeasured.isEmpty()) {
             out.append("\nNot measured yet: ").append(String.join("; ", notMeasured)).append('\n');

@@ -40,12 +40,19 @@ class TestBenchmarkSmoke
         assertThat(report.reader().orElseThrow().rows()).isEqualTo(TINY_LINEITEM_ROWS);
         assertThat(report.splitPlanning()).extracting(MetadataTimings.SplitPlanning::splits).containsExactly(50, 200);
         assertThat(report.versionResolution()).extracting(MetadataTimings.VersionResolution::versions).containsExactly(10, 30);
+        assertThat(report.clones()).extracting(CloneTimings.CloneTime::table).containsExactly("lineitem", "lineitem_1pct");
+        assertThat(report.clones()).allSatisfy(clone -> {
+            assertThat(clone.shallowSeconds()).isPositive();
+            assertThat(clone.deepSeconds()).isPositive();
+        });
+        // about a hundredth of the rows
+        assertThat(report.clones().get(1).rows() * 100).isBetween(report.clones().get(0).rows() / 2, report.clones().get(0).rows() * 2);
 
         JsonNode json = new ObjectMapper().readTree(output.resolve("benchmark.json").toFile());
         assertThat(json.get("queries")).hasSize(BenchmarkQuery.ALL.size());
         assertThat(json.get("reader").get("sdkRowsPerSecond").asDouble()).isPositive();
         String markdown = Files.readString(output.resolve("benchmark.md"));
-        for (String name : List.of("q1", "q6_old_version", "| table |", "lineitem", "Lance SDK dataset scan", "page source / SDK", "| fragments |", "| versions |")) {
+        for (String name : List.of("q1", "q6_old_version", "| table |", "lineitem", "Lance SDK dataset scan", "page source / SDK", "| fragments |", "| versions |", "| cloned table |")) {
             assertThat(markdown).contains(name);
         }
 
@@ -56,6 +63,6 @@ class TestBenchmarkSmoke
         assertThat(second.queries()).extracting(QueryTimings.QueryResult::name).containsExactly("q6", "point_lookup");
         assertThat(second.reader()).isEmpty();
         // no empty tables for what was not measured
-        assertThat(second.markdown()).contains("| q6 |").doesNotContain("| table |", "| fragments |", "| versions |");
+        assertThat(second.markdown()).contains("| q6 |").doesNotContain("| table |", "| fragments |", "| versions |", "| cloned table |");
     }
 }
