@@ -114,7 +114,7 @@ public final class BranchOperations
             RefResolver resolver = new RefResolver(table);
             TableSnapshot target = resolver.branchHead(moving);
             TableSnapshot source = resolver.branchHead(to);
-            new BranchMerge(tables.committer()).merge(table, target, source, "'" + to + "'", MergeRecords.branchSource(source.branch()),
+            new BranchMerge(tables.committer()).merge(table, target, table, source, "'" + to + "'", MergeRecords.branchSource(source.branch()),
                     MergeBases.forBranches(table, source, target), MergePolicy.FAIL, false, true, properties);
         });
     }

@@ -78,14 +78,14 @@ public final class MergeOperations
                 case Source.Branch branch -> {
                     TableSnapshot sourceSnapshot = LanceTableOperations.resolve(table, Optional.of(branch.ref()));
                     MergeBase base = MergeBases.forBranches(table, sourceSnapshot, targetHead);
-                    yield new BranchMerge(tables.committer()).merge(table, targetHead, sourceSnapshot, "'" + branch.ref() + "'",
+                    yield new BranchMerge(tables.committer()).merge(table, targetHead, table, sourceSnapshot, "'" + branch.ref() + "'",
                             MergeRecords.branchSource(sourceSnapshot.branch()), base, policy, dryRun, false, properties);
                 }
                 case Source.Clone clone -> {
                     LanceTable cloneTable = open(tables, session, clone.table());
                     TableSnapshot sourceSnapshot = new RefResolver(cloneTable).latest(Optional.empty());
                     MergeBase base = MergeBases.forClone(table, targetHead, cloneTable, sourceSnapshot);
-                    yield new BranchMerge(tables.committer()).merge(table, targetHead, sourceSnapshot, "table " + clone.table(),
+                    yield new BranchMerge(tables.committer()).merge(table, targetHead, cloneTable, sourceSnapshot, "table " + clone.table(),
                             MergeRecords.tableSource(cloneTable.root()), base, policy, dryRun, false, properties);
                 }
             };

@@ -53,6 +53,7 @@ public final class BranchMerge
     public MergeOutcome merge(
             LanceTable targetTable,
             TableSnapshot target,
+            LanceTable sourceTable,
             TableSnapshot source,
             String sourceName,
             String sourceId,
@@ -64,10 +65,16 @@ public final class BranchMerge
     {
         MergePlan plan;
         try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE)) {
-            plan = MergePlanner.plan(targetTable.fileSystem(), base.snapshot(), source, target, policy, allocator);
+            plan = MergePlanner.plan(targetTable.fileSystem(), base.snapshot(), source, target,
+                    Rewrites.rewrittenSince(sourceTable, source, base.snapshot()), Rewrites.rewrittenSince(targetTable, target, base.snapshot()), policy, allocator);
             if (fastForwardOnly && !plan.fastForward()) {
                 throw new LanceTableException(NOT_AN_ANCESTOR, "Table %s: %s is not an ancestor of %s: it changed since their common version %s; merge instead of fast-forwarding"
                         .formatted(targetTable.displayName(), describe(target), sourceName, base.description()));
+            }
+            if (plan.conflicts().stream().anyMatch(conflict -> conflict.kind() == MergeConflict.Kind.FRAGMENT_REWRITTEN)) {
+                throw new LanceTableException(MERGE_CONFLICT, "Cannot merge %s into %s of table %s (merge base %s), nothing was changed: a fragment compacted on one side was changed on the other, which no on_conflict policy resolves; merge before compacting: %s"
+                        .formatted(sourceName, describe(target), targetTable.displayName(), base.description(),
+                                plan.conflicts().stream().map(MergeConflict::toString).collect(joining("; "))));
             }
             if (!plan.conflicts().isEmpty() && policy == MergePolicy.FAIL) {
                 throw new LanceTableException(MERGE_CONFLICT, "Cannot merge %s into %s of table %s (merge base %s): %s conflict%s, nothing was changed; use on_conflict => 'source_wins' or 'target_wins' to resolve them: %s"

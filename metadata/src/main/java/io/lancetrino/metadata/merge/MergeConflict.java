@@ -11,6 +11,8 @@ public record MergeConflict(Kind kind, String detail)
     {
         /** both sides changed the data files of a fragment (e.g. filled a new column), differently */
         FRAGMENT_FILES,
+        /** one side compacted a fragment whose rows the other side changed; no policy can resolve it */
+        FRAGMENT_REWRITTEN,
         /** both sides changed the columns, in ways that cannot be combined */
         SCHEMA,
         /** both sides set a table config key to different values */

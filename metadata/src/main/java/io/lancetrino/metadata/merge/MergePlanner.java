@@ -53,7 +53,11 @@ final class MergePlanner
         }
     }
 
-    static MergePlan plan(TableFileSystem fileSystem, TableSnapshot base, TableSnapshot source, TableSnapshot target, MergePolicy policy, BufferAllocator allocator)
+    /**
+     * @param sourceRewritten fragments (by first data file location) the source compacted since the base
+     * @param targetRewritten the same for the target
+     */
+    static MergePlan plan(TableFileSystem fileSystem, TableSnapshot base, TableSnapshot source, TableSnapshot target, Set<String> sourceRewritten, Set<String> targetRewritten, MergePolicy policy, BufferAllocator allocator)
     {
         Map<String, Entry> baseFragments = index(base);
         Map<String, Entry> sourceFragments = index(source);
@@ -85,6 +89,10 @@ final class MergePlanner
             Entry onBase = baseFragments.get(entry.getKey());
             Entry onSource = sourceFragments.get(entry.getKey());
             if (onSource == null) {
+                if (onBase != null && sourceRewritten.contains(entry.getKey()) && !onTarget.equals(onBase) && !contentKey(onTarget).equals(contentKey(onBase))) {
+                    conflicts.add(new MergeConflict(MergeConflict.Kind.FRAGMENT_REWRITTEN, "fragment %s of the target: the source compacted it while the target changed it"
+                            .formatted(onTarget.fragment().getId())));
+                }
                 if (onBase != null) {
                     // the source deleted every row of it: deleted rows of a fragment are unioned, so it goes
                     removed.add(onTarget.fragment().getId());
@@ -122,6 +130,14 @@ final class MergePlanner
                 changed.add(result);
             }
         }
+        for (String rewritten : targetRewritten) {
+            Entry onSource = sourceFragments.get(rewritten);
+            Entry onBase = baseFragments.get(rewritten);
+            if (onSource != null && onBase != null && !contentKey(onSource).equals(contentKey(onBase))) {
+                conflicts.add(new MergeConflict(MergeConflict.Kind.FRAGMENT_REWRITTEN, "fragment %s of the source: the target compacted it while the source changed it"
+                        .formatted(onSource.fragment().getId())));
+            }
+        }
         Map<String, Optional<String>> config = mergeConfig(base, source, target, policy, conflicts);
         boolean fastForward = sameContent(base, target);
         return new MergePlan(newFragments, changed, unions, removed, schema, config, bases, conflicts, rowsAdded, rowsDeleted, fastForward);
@@ -141,8 +157,13 @@ final class MergePlanner
     private static Map<String, String> contentKeys(TableSnapshot snapshot)
     {
         Map<String, String> keys = new HashMap<>();
-        index(snapshot).forEach((key, entry) -> keys.put(key, String.join(",", entry.fileKeys()) + "|" + entry.deletionKey()));
+        index(snapshot).forEach((key, entry) -> keys.put(key, contentKey(entry)));
         return keys;
+    }
+
+    private static String contentKey(Entry entry)
+    {
+        return String.join(",", entry.fileKeys()) + "|" + entry.deletionKey();
     }
 
     private static Set<Integer> dataFieldIds(TableSnapshot snapshot)

@@ -6,6 +6,7 @@ import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.ManifestCache;
 import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.Transactions;
 import io.lancetrino.metadata.commit.TableCommitter;
 import io.lancetrino.metadata.deletion.DeletionFiles;
 import io.lancetrino.metadata.fs.LocalTableFileSystem;
@@ -151,7 +152,7 @@ final class TestBranchMerge
         TableSnapshot source = new RefResolver(table).branchHead("dev");
         MergeBase base = MergeBases.forBranches(table, source, target);
         assertThat(base.description()).isEqualTo("main@2");
-        MergeOutcome outcome = new BranchMerge(committer).merge(table, target, source, "'dev'", MergeRecords.branchSource(source.branch()), base, MergePolicy.FAIL, false, false, Map.of());
+        MergeOutcome outcome = new BranchMerge(committer).merge(table, target, table, source, "'dev'", MergeRecords.branchSource(source.branch()), base, MergePolicy.FAIL, false, false, Map.of());
         assertThat(outcome.fastForward()).isFalse();
         assertThat(outcome.fragmentsAdded()).isEqualTo(1);
         assertThat(outcome.rowsAdded()).isEqualTo(5);
@@ -164,7 +165,7 @@ final class TestBranchMerge
         assertThat(merged.manifest().getBasePathsList()).anySatisfy(path -> assertThat(path.getPath()).isEqualTo(table.datasetLocation(Optional.of("dev"))));
         // nothing new on either side: a second merge changes nothing
         TableSnapshot again = new RefResolver(table).branchHead("dev");
-        MergeOutcome second = new BranchMerge(committer).merge(table, merged, again, "'dev'", MergeRecords.branchSource(again.branch()),
+        MergeOutcome second = new BranchMerge(committer).merge(table, merged, table, again, "'dev'", MergeRecords.branchSource(again.branch()),
                 MergeBases.forBranches(table, again, merged), MergePolicy.FAIL, false, false, Map.of());
         assertThat(second.committedVersion()).isEmpty();
         assertThat(second.rowsAdded() + second.rowsDeleted()).isZero();
@@ -178,7 +179,7 @@ final class TestBranchMerge
         new Branches(table, committer, Clock.systemUTC()).create("dev", main(table));
         append(table, Optional.of("dev"), 500, 5);
         TableSnapshot source = new RefResolver(table).branchHead("dev");
-        MergeOutcome outcome = new BranchMerge(committer).merge(table, main(table), source, "'dev'", MergeRecords.branchSource(source.branch()),
+        MergeOutcome outcome = new BranchMerge(committer).merge(table, main(table), table, source, "'dev'", MergeRecords.branchSource(source.branch()),
                 MergeBases.forBranches(table, source, main(table)), MergePolicy.FAIL, false, true, Map.of());
         assertThat(outcome.fastForward()).isTrue();
         assertThat(sdkIds(table, Ref.ofMain())).containsExactlyInAnyOrderElementsOf(sdkIds(table, Ref.ofBranch("dev")));
@@ -186,12 +187,45 @@ final class TestBranchMerge
         append(table, Optional.empty(), 900, 1);
         append(table, Optional.of("dev"), 600, 1);
         TableSnapshot moved = new RefResolver(table).branchHead("dev");
-        assertThatThrownBy(() -> new BranchMerge(committer).merge(table, main(table), moved, "'dev'", MergeRecords.branchSource(moved.branch()),
+        assertThatThrownBy(() -> new BranchMerge(committer).merge(table, main(table), table, moved, "'dev'", MergeRecords.branchSource(moved.branch()),
                 MergeBases.forBranches(table, moved, main(table)), MergePolicy.FAIL, false, true, Map.of()))
                 .isInstanceOfSatisfying(LanceTableException.class, e -> assertThat(e.kind()).isEqualTo(LanceErrorKind.NOT_AN_ANCESTOR))
                 .hasMessageContaining("'main' is not an ancestor of 'dev'");
         // the base moved to what the fast-forward brought over
         assertThat(MergeBases.forBranches(table, moved, main(table)).description()).isEqualTo("dev@3");
+    }
+
+    @Test
+    void testCompactedFragmentChangedOnTheOtherSideIsAConflictNoPolicyResolves(@TempDir Path dir)
+            throws Exception
+    {
+        LanceTable table = table(dir);
+        new Branches(table, committer, Clock.systemUTC()).create("dev", main(table));
+        append(table, Optional.of("dev"), 500, 2);
+        // the SDK compacts main's two fragments into one: a Rewrite (the SDK 7.0 cannot compact a branch, whose
+        // inherited files it looks for in the branch directory)
+        try (Dataset dataset = Dataset.open(table.root(), allocator)) {
+            dataset.compact();
+        }
+        assertThat(Transactions.read(fileSystem, main(table)).orElseThrow().hasRewrite()).isTrue();
+        TableSnapshot source = new RefResolver(table).branchHead("dev");
+        // dev only appended: its rows join the compacted main, none lost or doubled
+        MergeOutcome merged = new BranchMerge(committer).merge(table, main(table), table, source, "'dev'", MergeRecords.branchSource(source.branch()),
+                MergeBases.forBranches(table, source, main(table)), MergePolicy.FAIL, true, false, Map.of());
+        assertThat(merged.conflicts()).isEmpty();
+        assertThat(merged.rowsAdded()).isEqualTo(2);
+        assertThat(merged.rowsDeleted()).isZero();
+
+        deleteRows(table, Optional.of("dev"), 0, RoaringBitmap.bitmapOf(4));
+        TableSnapshot changed = new RefResolver(table).branchHead("dev");
+        TableSnapshot target = main(table);
+        for (MergePolicy policy : MergePolicy.values()) {
+            assertThatThrownBy(() -> new BranchMerge(committer).merge(table, target, table, changed, "'dev'", MergeRecords.branchSource(changed.branch()),
+                    MergeBases.forBranches(table, changed, target), policy, false, false, Map.of()))
+                    .isInstanceOfSatisfying(LanceTableException.class, e -> assertThat(e.kind()).isEqualTo(LanceErrorKind.MERGE_CONFLICT))
+                    .hasMessageContaining("FRAGMENT_REWRITTEN fragment 0 of the source: the target compacted it while the source changed it");
+        }
+        assertThat(main(table).version()).isEqualTo(target.version());
     }
 
     @Test
