@@ -82,7 +82,7 @@ public final class RefStore
         if (!RefNames.isValidBranch(name)) {
             return Optional.empty();
         }
-        return readJson(branchLocation(name)).map(node -> new BranchRef(
+        return readJson(branchLocation(name)).or(() -> readJson(TableFileSystem.join(tableRoot, "_refs/branches/" + name + JSON))).map(node -> new BranchRef(
                 name,
                 text(node, "parentBranch"),
                 node.path("parentVersion").asLong(),
@@ -147,6 +147,7 @@ public final class RefStore
     public void deleteBranch(String name)
     {
         delete(branchLocation(name));
+        delete(TableFileSystem.join(tableRoot, "_refs/branches/" + name + JSON));
     }
 
     public String tagLocation(String name)
@@ -234,14 +235,28 @@ public final class RefStore
         return map.buildKeepingLast();
     }
 
+    /**
+     * Ref names in a directory; some object-store adapters show a {@code %2F} in a key as nested directories, so
+     * nested files count too, as Lance lists them.
+     */
     private List<String> listNames(String directory)
     {
+        ImmutableList.Builder<String> names = ImmutableList.builder();
+        collectNames(TableFileSystem.join(tableRoot, directory), "", names);
+        return names.build();
+    }
+
+    private void collectNames(String directory, String prefix, ImmutableList.Builder<String> names)
+    {
         try {
-            return fileSystem.listFiles(TableFileSystem.join(tableRoot, directory)).stream()
-                    .map(FileEntry::name)
-                    .filter(name -> name.endsWith(JSON))
-                    .map(name -> URLDecoder.decode(name.substring(0, name.length() - JSON.length()), UTF_8))
-                    .collect(ImmutableList.toImmutableList());
+            for (FileEntry file : fileSystem.listFiles(directory)) {
+                if (file.name().endsWith(JSON)) {
+                    names.add(prefix + URLDecoder.decode(file.name().substring(0, file.name().length() - JSON.length()), UTF_8));
+                }
+            }
+            for (String child : fileSystem.listDirectories(directory)) {
+                collectNames(TableFileSystem.join(directory, child), prefix + child + "/", names);
+            }
         }
         catch (IOException e) {
             throw new UncheckedIOException(e);
