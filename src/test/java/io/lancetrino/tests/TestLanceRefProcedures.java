@@ -92,6 +92,7 @@ final class TestLanceRefProcedures
         assertQueryFails("CREATE BRANCH fix WITH (from_tag = 'none', from_version = 1) IN TABLE errors", ".*from_tag names a version by itself.*");
         assertQueryFails("CREATE BRANCH fix IN TABLE errors FROM nope", ".*Branch 'nope' does not exist.*");
         assertQueryFails("DROP BRANCH nope IN TABLE errors", ".*Branch 'nope' does not exist.*");
+        assertQueryFails("DROP BRANCH main IN TABLE errors", ".*The main branch of table prod.errors cannot be dropped.*");
         assertQueryFails("CALL lance.system.drop_branch('prod', 'errors', 'nope')", ".*Table prod.errors has no branch 'nope'.*");
         assertQueryFails("CALL lance.system.create_branch('prod', 'errors', 'dev', NULL)", ".*Branch 'dev' already exists in table prod.errors.*");
         assertUpdate("CALL lance.system.create_branch('prod', 'errors', 'hotfix', '1')");

@@ -23,6 +23,7 @@ import java.util.OptionalLong;
 import static io.lancetrino.procedures.LanceTableOperations.open;
 import static io.lancetrino.procedures.LanceTableOperations.translated;
 import static io.trino.spi.StandardErrorCode.INVALID_BRANCH_PROPERTY;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -99,6 +100,9 @@ public final class BranchOperations
 
     public void drop(ConnectorSession session, SchemaTableName name, String branch)
     {
+        if (branch.equals(RefResolver.MAIN)) {
+            throw new TrinoException(NOT_SUPPORTED, "The main branch of table %s cannot be dropped".formatted(name));
+        }
         LanceTable table = open(tables, session, name);
         translated(() -> new Branches(table, tables.committer(), clock).drop(branch));
     }

@@ -98,15 +98,7 @@ public final class RefStore
     public void createTag(TagRef tag)
             throws FileAlreadyExistsException
     {
-        try {
-            fileSystem.createExclusive(tagLocation(tag.name()), toJson(tag));
-        }
-        catch (FileAlreadyExistsException e) {
-            throw e;
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        createExclusive(tagLocation(tag.name()), toJson(tag));
     }
 
     /**
@@ -133,15 +125,7 @@ public final class RefStore
     public void createBranch(BranchRef branch)
             throws FileAlreadyExistsException
     {
-        try {
-            fileSystem.createExclusive(branchLocation(branch.name()), toJson(branch));
-        }
-        catch (FileAlreadyExistsException e) {
-            throw e;
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        createExclusive(branchLocation(branch.name()), toJson(branch));
     }
 
     public void deleteBranch(String name)
@@ -163,6 +147,20 @@ public final class RefStore
     public static String encodeBranch(String name)
     {
         return URLEncoder.encode(name, UTF_8).replace("+", "%20");
+    }
+
+    private void createExclusive(String location, byte[] content)
+            throws FileAlreadyExistsException
+    {
+        try {
+            fileSystem.createExclusive(location, content);
+        }
+        catch (FileAlreadyExistsException e) {
+            throw e;
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private void delete(String location)

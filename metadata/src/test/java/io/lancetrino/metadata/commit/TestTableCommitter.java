@@ -5,6 +5,7 @@ import io.lancetrino.metadata.LanceErrorKind;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.ManifestCache;
+import io.lancetrino.metadata.SdkFragments;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.deletion.DeletionVectors;
 import io.lancetrino.metadata.fs.LocalTableFileSystem;
@@ -57,7 +58,7 @@ import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 @TestInstance(PER_CLASS)
 final class TestTableCommitter
 {
-    private static final Schema SCHEMA = new Schema(List.of(new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null)));
+    private static final Schema SCHEMA = SdkFragments.SCHEMA;
 
     private final BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE);
     private final LocalTableFileSystem fileSystem = new LocalTableFileSystem();
@@ -77,7 +78,7 @@ final class TestTableCommitter
         Dataset.create(allocator, uri, SCHEMA, new WriteParams.Builder().build()).close();
         List<List<DataFragment>> batches = new ArrayList<>();
         for (int writer = 0; writer < 8; writer++) {
-            batches.add(writeFragments(uri, writer * 100, 10));
+            batches.add(SdkFragments.writeProtos(allocator, uri, writer * 100, 10));
         }
         LanceTable table = table(uri);
         ExecutorService executor = Executors.newFixedThreadPool(8);
@@ -103,7 +104,7 @@ final class TestTableCommitter
             assertThat(dataset.readTransaction()).isPresent();
         }
         // the SDK appends on top of our commits
-        List<FragmentMetadata> more = sdkFragments(uri, 1000, 5);
+        List<FragmentMetadata> more = SdkFragments.write(allocator, uri, 1000, 5);
         new FragmentOperation.Append(more).commit(allocator, uri, Optional.of(9L), Map.of()).close();
         try (Dataset dataset = Dataset.open(uri, allocator)) {
             assertThat(dataset.countRows()).isEqualTo(85);
@@ -205,7 +206,7 @@ final class TestTableCommitter
             throws Exception
     {
         String uri = twoFragmentTable(dir);
-        List<DataFragment> written = writeFragments(uri, 900, 4);
+        List<DataFragment> written = SdkFragments.writeProtos(allocator, uri, 900, 4);
         // the store fails while publishing the manifest, after data and transaction files exist
         LocalTableFileSystem failing = new LocalTableFileSystem()
         {
@@ -244,7 +245,7 @@ final class TestTableCommitter
         }
         LanceTable table = table(uri);
         long indexed = table.latestVersion(Optional.empty()).orElseThrow();
-        CommitResult result = committer.commit(table, Optional.empty(), append(indexed, writeFragments(uri, 500, 3)));
+        CommitResult result = committer.commit(table, Optional.empty(), append(indexed, SdkFragments.writeProtos(allocator, uri, 500, 3)));
         assertThat(result.manifest().indexSection().orElseThrow().getIndicesList()).extracting(io.lancetrino.metadata.proto.IndexMetadata::getName).containsExactly("id_idx");
         try (Dataset dataset = Dataset.open(uri, allocator)) {
             assertThat(dataset.countRows("id = 5 OR id = 501")).isEqualTo(2);
@@ -265,7 +266,7 @@ final class TestTableCommitter
                 .setOverwrite(Transaction.Overwrite.newBuilder().addAllSchema(table.snapshot(Optional.empty(), 2).manifest().getFieldsList()))
                 .build();
         committer.commit(table, Optional.empty(), overwrite);
-        assertThatThrownBy(() -> committer.commit(table, Optional.empty(), append(2, writeFragments(uri, 500, 3))))
+        assertThatThrownBy(() -> committer.commit(table, Optional.empty(), append(2, SdkFragments.writeProtos(allocator, uri, 500, 3))))
                 .isInstanceOfSatisfying(LanceTableException.class, e -> assertThat(e.kind()).isEqualTo(LanceErrorKind.INCOMPATIBLE_CHANGE));
         try (Dataset dataset = Dataset.open(uri, allocator)) {
             assertThat(dataset.countRows()).isZero();
@@ -278,7 +279,7 @@ final class TestTableCommitter
     {
         String uri = twoFragmentTable(dir);
         LanceTable table = table(uri);
-        CommitResult result = committer.commit(table, Optional.empty(), append(2, writeFragments(uri, 700, 2)));
+        CommitResult result = committer.commit(table, Optional.empty(), append(2, SdkFragments.writeProtos(allocator, uri, 700, 2)));
         String transactionFile = result.manifest().manifest().getTransactionFile();
         assertThat(Files.exists(Path.of(uri, "_transactions", transactionFile))).isTrue();
         assertThat(transactionFile).startsWith("2-");
@@ -291,8 +292,8 @@ final class TestTableCommitter
     {
         String uri = dir.resolve("t.lance").toString();
         Dataset.create(allocator, uri, SCHEMA, new WriteParams.Builder().build()).close();
-        List<FragmentMetadata> fragments = new ArrayList<>(sdkFragments(uri, 0, 10));
-        fragments.addAll(sdkFragments(uri, 100, 10));
+        List<FragmentMetadata> fragments = new ArrayList<>(SdkFragments.write(allocator, uri, 0, 10));
+        fragments.addAll(SdkFragments.write(allocator, uri, 100, 10));
         new FragmentOperation.Append(fragments).commit(allocator, uri, Optional.of(1L), Map.of()).close();
         return uri;
     }
@@ -326,43 +327,6 @@ final class TestTableCommitter
                 .setUuid(UUID.randomUUID().toString())
                 .setAppend(Transaction.Append.newBuilder().addAllFragments(fragments))
                 .build();
-    }
-
-    private List<DataFragment> writeFragments(String uri, long firstId, int rows)
-            throws Exception
-    {
-        return sdkFragments(uri, firstId, rows).stream().map(TestTableCommitter::toProto).toList();
-    }
-
-    private List<FragmentMetadata> sdkFragments(String uri, long firstId, int rows)
-            throws Exception
-    {
-        try (VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator)) {
-            BigIntVector ids = (BigIntVector) root.getVector(0);
-            ids.allocateNew(rows);
-            for (int i = 0; i < rows; i++) {
-                ids.set(i, firstId + i);
-            }
-            root.setRowCount(rows);
-            return Fragment.create(uri, allocator, root, new WriteParams.Builder().build());
-        }
-    }
-
-    private static DataFragment toProto(FragmentMetadata fragment)
-    {
-        DataFragment.Builder builder = DataFragment.newBuilder().setPhysicalRows(fragment.getPhysicalRows());
-        for (org.lance.fragment.DataFile file : fragment.getFiles()) {
-            DataFile.Builder data = DataFile.newBuilder()
-                    .setPath(file.getPath())
-                    .addAllFields(Arrays.stream(file.getFields()).boxed().toList())
-                    .addAllColumnIndices(Arrays.stream(file.getColumnIndices()).boxed().toList())
-                    .setFileMajorVersion(file.getFileMajorVersion())
-                    .setFileMinorVersion(file.getFileMinorVersion())
-                    .setFileSizeBytes(file.getFileSizeBytes() == null ? 0 : file.getFileSizeBytes());
-            file.getBaseId().ifPresent(data::setBaseId);
-            builder.addFiles(data);
-        }
-        return builder.build();
     }
 
     private LanceTable table(String uri)

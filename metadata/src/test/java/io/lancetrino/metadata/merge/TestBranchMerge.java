@@ -5,6 +5,7 @@ import io.lancetrino.metadata.LanceErrorKind;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.ManifestCache;
+import io.lancetrino.metadata.SdkFragments;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.Transactions;
 import io.lancetrino.metadata.commit.TableCommitter;
@@ -57,7 +58,7 @@ import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 @TestInstance(PER_CLASS)
 final class TestBranchMerge
 {
-    private static final Schema SCHEMA = new Schema(List.of(new Field("id", FieldType.notNullable(new ArrowType.Int(64, true)), null)));
+    private static final Schema SCHEMA = SdkFragments.SCHEMA;
 
     private final BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE);
     private final LocalTableFileSystem fileSystem = new LocalTableFileSystem();
@@ -262,8 +263,8 @@ final class TestBranchMerge
         String uri = dir.resolve("t.lance").toString();
         Dataset.create(allocator, uri, SCHEMA, new WriteParams.Builder().build()).close();
         LanceTable table = new LanceTable(fileSystem, uri, "t", ManifestCache.disabled());
-        List<DataFragment> fragments = new ArrayList<>(writeFragments(uri, 0, 10));
-        fragments.addAll(writeFragments(uri, 100, 10));
+        List<DataFragment> fragments = new ArrayList<>(SdkFragments.writeProtos(allocator, uri, 0, 10));
+        fragments.addAll(SdkFragments.writeProtos(allocator, uri, 100, 10));
         committer.commit(table, Optional.empty(), Transaction.newBuilder().setReadVersion(1).setUuid(UUID.randomUUID().toString())
                 .setAppend(Transaction.Append.newBuilder().addAllFragments(fragments)).build());
         return table;
@@ -279,7 +280,7 @@ final class TestBranchMerge
     {
         TableSnapshot head = new RefResolver(table).latest(branch);
         committer.commit(table, branch, Transaction.newBuilder().setReadVersion(head.version()).setUuid(UUID.randomUUID().toString())
-                .setAppend(Transaction.Append.newBuilder().addAllFragments(writeFragments(table.datasetLocation(branch), firstId, rows))).build());
+                .setAppend(Transaction.Append.newBuilder().addAllFragments(SdkFragments.writeProtos(allocator, table.datasetLocation(branch), firstId, rows))).build());
     }
 
     private void deleteRows(LanceTable table, Optional<String> branch, int fragmentIndex, RoaringBitmap rows)
@@ -331,35 +332,5 @@ final class TestBranchMerge
     private static List<Long> concat(List<Long>... lists)
     {
         return Arrays.stream(lists).flatMap(List::stream).toList();
-    }
-
-    private List<DataFragment> writeFragments(String uri, long firstId, int rows)
-            throws Exception
-    {
-        List<FragmentMetadata> written;
-        try (VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator)) {
-            BigIntVector ids = (BigIntVector) root.getVector(0);
-            ids.allocateNew(rows);
-            for (int i = 0; i < rows; i++) {
-                ids.set(i, firstId + i);
-            }
-            root.setRowCount(rows);
-            written = Fragment.create(uri, allocator, root, new WriteParams.Builder().build());
-        }
-        return written.stream().map(TestBranchMerge::toProto).toList();
-    }
-
-    private static DataFragment toProto(FragmentMetadata fragment)
-    {
-        DataFragment.Builder builder = DataFragment.newBuilder().setPhysicalRows(fragment.getPhysicalRows());
-        for (org.lance.fragment.DataFile file : fragment.getFiles()) {
-            builder.addFiles(DataFile.newBuilder()
-                    .setPath(file.getPath())
-                    .addAllFields(Arrays.stream(file.getFields()).boxed().toList())
-                    .addAllColumnIndices(Arrays.stream(file.getColumnIndices()).boxed().toList())
-                    .setFileMajorVersion(file.getFileMajorVersion())
-                    .setFileMinorVersion(file.getFileMinorVersion()));
-        }
-        return builder.build();
     }
 }
