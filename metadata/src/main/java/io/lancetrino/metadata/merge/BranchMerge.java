@@ -104,7 +104,8 @@ public final class BranchMerge
                             .addAllUpdatedFragments(updated)
                             .addAllNewFragments(plan.newFragments()))
                     .build();
-            CommitResult result = committer.commit(targetTable, target.branch(), transaction, manifest -> applySettings(manifest, plan, target));
+            CommitResult result = committer.commit(targetTable, target.branch(), transaction,
+                    manifest -> withNewFragmentDeletions(applySettings(manifest, plan, target), plan, targetTable, target, allocator));
             return outcome(plan, base, OptionalLong.of(result.manifest().version()));
         }
     }
@@ -131,6 +132,29 @@ public final class BranchMerge
             change.getValue().ifPresentOrElse(value -> next.putConfig(key, value), () -> next.removeConfig(key));
         }
         plan.bases().addTo(next);
+        return ManifestBuilder.withFlags(next).build();
+    }
+
+    /**
+     * Gives the new fragments their deleted rows once the commit numbered them (a deletion file's name holds its
+     * fragment's id, so the source's file cannot be referred to under the target's id); on every attempt, as a
+     * concurrent commit changes the numbering.
+     */
+    private static Manifest withNewFragmentDeletions(Manifest manifest, MergePlan plan, LanceTable targetTable, TableSnapshot target, BufferAllocator allocator)
+    {
+        Manifest.Builder next = manifest.toBuilder();
+        int first = manifest.getFragmentsCount() - plan.newFragments().size();
+        for (int i = 0; i < plan.newFragments().size(); i++) {
+            RoaringBitmap deleted = plan.newFragmentDeletions().get(i);
+            DataFragment fragment = manifest.getFragments(first + i);
+            if (!fragment.getFilesList().equals(plan.newFragments().get(i).getFilesList())) {
+                throw new IllegalStateException("The new fragments of the merge are not the last fragments of " + describe(target));
+            }
+            if (!deleted.isEmpty()) {
+                next.setFragments(first + i, fragment.toBuilder()
+                        .setDeletionFile(DeletionFiles.write(targetTable.fileSystem(), target.datasetLocation(), fragment.getId(), target.version(), deleted, allocator)));
+            }
+        }
         return ManifestBuilder.withFlags(next).build();
     }
 

@@ -14,7 +14,9 @@ import static java.util.Objects.requireNonNull;
 /**
  * What merging the source into the target changes on the target, computed against the merge base.
  *
- * @param newFragments the source's new fragments, pointed at their files from the target (ids are given at commit)
+ * @param newFragments the source's new fragments, pointed at their files from the target (ids are given at commit),
+ * without deletion files
+ * @param newFragmentDeletions the rows deleted in each new fragment (empty for none), written under its id at commit
  * @param changedFragments target fragments whose data files the source changed
  * @param deletionUnions target fragments that get a new deletion file holding both sides' deleted rows
  * @param removedFragments target fragments whose rows are all deleted by the merge
@@ -22,6 +24,7 @@ import static java.util.Objects.requireNonNull;
  */
 record MergePlan(
         List<DataFragment> newFragments,
+        List<RoaringBitmap> newFragmentDeletions,
         List<DataFragment> changedFragments,
         Map<DataFragment, RoaringBitmap> deletionUnions,
         List<Long> removedFragments,
@@ -36,6 +39,7 @@ record MergePlan(
     MergePlan
     {
         newFragments = ImmutableList.copyOf(newFragments);
+        newFragmentDeletions = ImmutableList.copyOf(newFragmentDeletions);
         changedFragments = ImmutableList.copyOf(changedFragments);
         deletionUnions = ImmutableMap.copyOf(deletionUnions);
         removedFragments = ImmutableList.copyOf(removedFragments);

@@ -73,6 +73,7 @@ final class MergePlanner
         TargetBases bases = new TargetBases(target);
 
         List<DataFragment> newFragments = new ArrayList<>();
+        List<RoaringBitmap> newFragmentDeletions = new ArrayList<>();
         List<DataFragment> changed = new ArrayList<>();
         Map<DataFragment, RoaringBitmap> unions = new LinkedHashMap<>();
         List<Long> removed = new ArrayList<>();
@@ -80,7 +81,10 @@ final class MergePlanner
         long rowsDeleted = 0;
         for (Map.Entry<String, Entry> entry : sourceFragments.entrySet()) {
             if (!baseFragments.containsKey(entry.getKey()) && !targetFragments.containsKey(entry.getKey())) {
-                newFragments.add(bases.repoint(source, entry.getValue().fragment(), schema.sourceFieldIds()));
+                // a deletion file is named by its fragment's id, which the target gives at commit: the rows are written again then
+                DataFragment fragment = entry.getValue().fragment();
+                newFragments.add(bases.repoint(source, fragment.toBuilder().clearDeletionFile().build(), schema.sourceFieldIds()));
+                newFragmentDeletions.add(DeletionFiles.read(fileSystem, source, fragment, allocator));
                 rowsAdded += entry.getValue().liveRows();
             }
         }
@@ -140,7 +144,7 @@ final class MergePlanner
         }
         Map<String, Optional<String>> config = mergeConfig(base, source, target, policy, conflicts);
         boolean fastForward = sameContent(base, target);
-        return new MergePlan(newFragments, changed, unions, removed, schema, config, bases, conflicts, rowsAdded, rowsDeleted, fastForward);
+        return new MergePlan(newFragments, newFragmentDeletions, changed, unions, removed, schema, config, bases, conflicts, rowsAdded, rowsDeleted, fastForward);
     }
 
     /**
