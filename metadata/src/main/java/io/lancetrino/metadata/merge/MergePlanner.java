@@ -143,26 +143,37 @@ final class MergePlanner
             }
         }
         Map<String, Optional<String>> config = mergeConfig(base, source, target, policy, conflicts);
-        boolean fastForward = sameContent(base, target);
+        boolean fastForward = sameContent(fileSystem, base, target, allocator);
         return new MergePlan(newFragments, newFragmentDeletions, changed, unions, removed, schema, config, bases, conflicts, rowsAdded, rowsDeleted, fastForward);
     }
 
     /**
      * Whether two versions hold the same fragments with the same deleted rows, columns and config: then the second has
-     * not moved since the first and a merge into it is a fast-forward.
+     * not moved since the first and a merge into it is a fast-forward. Deleted rows are compared, not deletion file
+     * locations: a merge writes the rows it brings over into a deletion file of the target's own.
      */
-    static boolean sameContent(TableSnapshot first, TableSnapshot second)
+    static boolean sameContent(TableFileSystem fileSystem, TableSnapshot first, TableSnapshot second, BufferAllocator allocator)
     {
-        return contentKeys(first).equals(contentKeys(second))
-                && first.manifest().getFieldsList().equals(second.manifest().getFieldsList())
-                && config(first).equals(config(second));
-    }
-
-    private static Map<String, String> contentKeys(TableSnapshot snapshot)
-    {
-        Map<String, String> keys = new HashMap<>();
-        index(snapshot).forEach((key, entry) -> keys.put(key, contentKey(entry)));
-        return keys;
+        if (!first.manifest().getFieldsList().equals(second.manifest().getFieldsList()) || !config(first).equals(config(second))) {
+            return false;
+        }
+        Map<String, Entry> firstFragments = index(first);
+        Map<String, Entry> secondFragments = index(second);
+        if (!firstFragments.keySet().equals(secondFragments.keySet())) {
+            return false;
+        }
+        for (Map.Entry<String, Entry> entry : firstFragments.entrySet()) {
+            Entry onFirst = entry.getValue();
+            Entry onSecond = secondFragments.get(entry.getKey());
+            if (!onFirst.fileKeys().equals(onSecond.fileKeys()) || onFirst.liveRows() != onSecond.liveRows()) {
+                return false;
+            }
+            if (!onFirst.deletionKey().equals(onSecond.deletionKey())
+                    && !DeletionFiles.read(fileSystem, first, onFirst.fragment(), allocator).equals(DeletionFiles.read(fileSystem, second, onSecond.fragment(), allocator))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static String contentKey(Entry entry)
