@@ -1,6 +1,5 @@
 package io.lancetrino.metadata.merge;
 
-import com.google.common.collect.ImmutableList;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
@@ -9,58 +8,102 @@ import io.lancetrino.metadata.proto.Transaction;
 import io.lancetrino.metadata.refs.BranchRef;
 import io.lancetrino.metadata.refs.RefResolver;
 
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.PriorityQueue;
 
 import static io.lancetrino.metadata.LanceErrorKind.CORRUPT_MANIFEST;
 import static io.lancetrino.metadata.LanceErrorKind.INVALID_REF;
 
 /**
- * Finds the merge base: the fork point of the two branches (or the version a clone was made from), moved forward to
- * what the newest earlier merge between the two sides brought over.
+ * Finds the merge base: the newest version both branches descend from (or the version a clone was made from, moved
+ * forward to what the newest earlier merge of the clone brought over).
  */
 public final class MergeBases
 {
-    private static final int MAX_BRANCH_DEPTH = 1000;
+    private static final int FROM_SOURCE = 1;
+    private static final int FROM_TARGET = 2;
 
     private MergeBases() {}
 
     private record Point(Optional<String> branch, long version) {}
 
+    private record Visit(TableSnapshot snapshot, Instant committed)
+    {
+        Point point()
+        {
+            return new Point(snapshot.branch(), snapshot.version());
+        }
+    }
+
+    /**
+     * A version descends from the one before it on its branch, a branch's first version from the version it was made
+     * from, and a merge (or fast-forward) also from the version it brought over: so an earlier merge between the two
+     * branches, or one that reached both through other branches, moves the base past their fork point. The walk goes
+     * back from both heads newest first and stops at the first version reached from both; commit times grow along
+     * every edge, so no newer version can be reached from both.
+     */
     public static MergeBase forBranches(LanceTable table, TableSnapshot source, TableSnapshot target)
     {
-        List<Point> sourceChain = chain(table, source);
-        List<Point> targetChain = chain(table, target);
-        Point fork = null;
-        for (Point onTarget : targetChain) {
-            for (Point onSource : sourceChain) {
-                if (onTarget.branch().equals(onSource.branch())) {
-                    fork = new Point(onTarget.branch(), Math.min(onTarget.version(), onSource.version()));
-                    break;
-                }
+        Map<Point, Integer> reached = new HashMap<>();
+        Map<Point, Integer> walked = new HashMap<>();
+        PriorityQueue<Visit> newestFirst = new PriorityQueue<>(Comparator.comparing(Visit::committed).reversed());
+        reach(newestFirst, reached, source, FROM_SOURCE);
+        reach(newestFirst, reached, target, FROM_TARGET);
+        Map<Optional<String>, List<Long>> versions = new HashMap<>();
+        while (!newestFirst.isEmpty()) {
+            Visit visit = newestFirst.poll();
+            Point point = visit.point();
+            int from = reached.get(point);
+            if (from == (FROM_SOURCE | FROM_TARGET)) {
+                return new MergeBase(visit.snapshot(), describe(point.branch(), point.version()));
             }
-            if (fork != null) {
-                break;
+            if (walked.getOrDefault(point, 0) == from) {
+                continue;
+            }
+            walked.put(point, from);
+            for (TableSnapshot parent : parents(table, visit.snapshot(), versions)) {
+                reach(newestFirst, reached, parent, from);
             }
         }
-        if (fork == null) {
-            throw new LanceTableException(CORRUPT_MANIFEST, "Table %s: %s and %s share no history".formatted(table.displayName(), source.describe(), target.describe()));
+        throw new LanceTableException(CORRUPT_MANIFEST, "Table %s: %s and %s share no history".formatted(table.displayName(), source.describe(), target.describe()));
+    }
+
+    private static void reach(PriorityQueue<Visit> queue, Map<Point, Integer> reached, TableSnapshot snapshot, int from)
+    {
+        Point point = new Point(snapshot.branch(), snapshot.version());
+        int before = reached.getOrDefault(point, 0);
+        if ((before | from) != before) {
+            reached.put(point, before | from);
+            queue.add(new Visit(snapshot, RefResolver.commitTime(snapshot)));
         }
-        MergeBase best = new MergeBase(table.snapshot(fork.branch(), fork.version()), describe(fork.branch(), fork.version()));
-        long targetAfter = fork.branch().equals(target.branch()) ? fork.version() : 0;
-        long sourceAfter = fork.branch().equals(source.branch()) ? fork.version() : 0;
-        Optional<MergeRecords.Found> intoTarget = MergeRecords.latestMergeFrom(table, target.branch(), targetAfter, MergeRecords.branchSource(source.branch()));
-        Optional<MergeRecords.Found> intoSource = MergeRecords.latestMergeFrom(table, source.branch(), sourceAfter, MergeRecords.branchSource(target.branch()));
-        TableSnapshot newestMerge = null;
-        if (intoTarget.isPresent() && intoTarget.get().sourceVersion() <= source.version() && table.manifestLocation(source.branch(), intoTarget.get().sourceVersion()).isPresent()) {
-            newestMerge = intoTarget.get().mergeCommit();
-            best = new MergeBase(table.snapshot(source.branch(), intoTarget.get().sourceVersion()), describe(source.branch(), intoTarget.get().sourceVersion()));
+    }
+
+    private static List<TableSnapshot> parents(LanceTable table, TableSnapshot snapshot, Map<Optional<String>, List<Long>> versions)
+    {
+        List<TableSnapshot> parents = new ArrayList<>();
+        Optional<String> branch = snapshot.branch();
+        List<Long> onBranch = versions.computeIfAbsent(branch, table::listVersions);
+        int index = Collections.binarySearch(onBranch, snapshot.version());
+        if (index > 0) {
+            parents.add(table.snapshot(branch, onBranch.get(index - 1)));
         }
-        if (intoSource.isPresent() && intoSource.get().sourceVersion() <= target.version() && table.manifestLocation(target.branch(), intoSource.get().sourceVersion()).isPresent()
-                && (newestMerge == null || RefResolver.commitTime(intoSource.get().mergeCommit()).isAfter(RefResolver.commitTime(newestMerge)))) {
-            best = new MergeBase(table.snapshot(target.branch(), intoSource.get().sourceVersion()), describe(target.branch(), intoSource.get().sourceVersion()));
+        else if (branch.isPresent()) {
+            BranchRef ref = table.refs().getBranch(branch.get())
+                    .orElseThrow(() -> new LanceTableException(INVALID_REF, "Table %s has no branch '%s'".formatted(table.displayName(), branch.get())));
+            Optional<String> parent = ref.parentBranch().filter(name -> !name.equals(RefResolver.MAIN));
+            if (table.manifestLocation(parent, ref.parentVersion()).isPresent()) {
+                parents.add(table.snapshot(parent, ref.parentVersion()));
+            }
         }
-        return best;
+        MergeRecords.mergedBranchVersion(table, snapshot).ifPresent(parents::add);
+        return parents;
     }
 
     /**
@@ -102,22 +145,5 @@ public final class MergeBases
     static String describe(Optional<String> branch, long version)
     {
         return branch.orElse(RefResolver.MAIN) + "@" + version;
-    }
-
-    private static List<Point> chain(LanceTable table, TableSnapshot snapshot)
-    {
-        ImmutableList.Builder<Point> chain = ImmutableList.builder();
-        Point point = new Point(snapshot.branch(), snapshot.version());
-        for (int depth = 0; depth < MAX_BRANCH_DEPTH; depth++) {
-            chain.add(point);
-            if (point.branch().isEmpty()) {
-                return chain.build();
-            }
-            String name = point.branch().get();
-            BranchRef ref = table.refs().getBranch(name)
-                    .orElseThrow(() -> new LanceTableException(INVALID_REF, "Table %s has no branch '%s'".formatted(table.displayName(), name)));
-            point = new Point(ref.parentBranch().filter(parent -> !parent.equals(RefResolver.MAIN)), ref.parentVersion());
-        }
-        throw new LanceTableException(CORRUPT_MANIFEST, "Table %s: the branches above %s form a cycle".formatted(table.displayName(), snapshot.describe()));
     }
 }

@@ -23,9 +23,12 @@ public final class MergeRecords
 
     private MergeRecords() {}
 
+    private static final String BRANCH_PREFIX = "branch:";
+    private static final String MAIN = "main";
+
     public static String branchSource(Optional<String> branch)
     {
-        return "branch:" + branch.orElse("main");
+        return BRANCH_PREFIX + branch.orElse(MAIN);
     }
 
     public static String tableSource(String location)
@@ -55,6 +58,29 @@ public final class MergeRecords
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * The version of a branch of the same table that the merge (or fast-forward) committed as this snapshot brought
+     * over, if it was one and that version still exists.
+     */
+    static Optional<TableSnapshot> mergedBranchVersion(LanceTable table, TableSnapshot snapshot)
+    {
+        Optional<Transaction> transaction = Transactions.read(table.fileSystem(), snapshot);
+        if (transaction.isEmpty()) {
+            return Optional.empty();
+        }
+        String recorded = transaction.get().getTransactionPropertiesMap().get(SOURCE);
+        OptionalLong version = parse(transaction.get().getTransactionPropertiesMap().get(SOURCE_VERSION));
+        if (recorded == null || !recorded.startsWith(BRANCH_PREFIX) || version.isEmpty()) {
+            return Optional.empty();
+        }
+        String name = recorded.substring(BRANCH_PREFIX.length());
+        Optional<String> branch = name.equals(MAIN) ? Optional.empty() : Optional.of(name);
+        if ((branch.isPresent() && table.refs().getBranch(name).isEmpty()) || table.manifestLocation(branch, version.getAsLong()).isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(table.snapshot(branch, version.getAsLong()));
     }
 
     private static OptionalLong parse(String value)
