@@ -99,10 +99,10 @@ final class TestLanceBranchConcurrency
             throws Exception
     {
         // which interleaving a round gets depends on timing: run rounds until two merges committed on top of inserts
-        // that landed while they ran (at most five); the outcome is checked whatever the interleaving
+        // that landed while they ran (at most four); the outcome is checked whatever the interleaving
         int rebased = 0;
         int round = 0;
-        for (; round < 2 || (rebased < 2 && round < 5); round++) {
+        for (; round < 2 || (rebased < 2 && round < 4); round++) {
             String table = "race" + round;
             // dev adds rows, deletes one of them, and deletes rows of several fragments main has: the merge appends a
             // fragment whose deletion file is named by the id main gives it, and writes deletion files on main
