@@ -17,6 +17,7 @@ import io.trino.spi.connector.SchemaTableName;
 
 import java.time.Clock;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -111,7 +112,7 @@ public final class BranchOperations
      * Moves {@code moving} to the head of {@code to}, as one new version of {@code moving} with {@code to}'s content;
      * refused unless {@code moving} has not changed since the two shared a version.
      */
-    public void fastForward(ConnectorSession session, SchemaTableName name, String moving, String to, java.util.Map<String, String> properties)
+    public void fastForward(ConnectorSession session, SchemaTableName name, String moving, String to, Map<String, String> properties)
     {
         LanceTable table = open(tables, session, name);
         translated(() -> {

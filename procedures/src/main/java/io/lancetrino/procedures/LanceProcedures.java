@@ -7,12 +7,14 @@ import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.procedure.Procedure;
 import io.trino.spi.procedure.Procedure.Argument;
+import io.trino.spi.security.AccessDeniedException;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
@@ -123,7 +125,7 @@ public final class LanceProcedures
     private static void checkCanClone(ConnectorAccessControl accessControl, SchemaTableName source, SchemaTableName target)
     {
         accessControl.checkCanSelectFromColumns(null, source, Set.of());
-        accessControl.checkCanCreateTable(null, target, java.util.Map.of());
+        accessControl.checkCanCreateTable(null, target, Map.of());
     }
 
     private static boolean canWrite(ConnectorAccessControl accessControl, SchemaTableName table)
@@ -132,7 +134,7 @@ public final class LanceProcedures
             accessControl.checkCanInsertIntoTable(null, table);
             return true;
         }
-        catch (io.trino.spi.security.AccessDeniedException e) {
+        catch (AccessDeniedException e) {
             return false;
         }
     }

@@ -19,6 +19,7 @@ import io.lancetrino.metadata.proto.Transaction;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.FileAlreadyExistsException;
+import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
 
@@ -71,7 +72,7 @@ public final class Clones
             }
         }
         Optional<IndexSection> indices = source.manifestFile().indexSection();
-        for (IndexMetadata index : indices.map(IndexSection::getIndicesList).orElse(java.util.List.of())) {
+        for (IndexMetadata index : indices.map(IndexSection::getIndicesList).orElse(List.of())) {
             copyIndex(source, sourceFiles, index, target);
         }
         Manifest manifest = ClonedManifests.deep(source.manifest());

@@ -1,5 +1,6 @@
 package io.lancetrino.metadata.commit;
 
+import com.google.protobuf.Timestamp;
 import io.lancetrino.metadata.FeatureFlags;
 import io.lancetrino.metadata.LanceErrorKind;
 import io.lancetrino.metadata.LanceTable;
@@ -16,6 +17,7 @@ import io.lancetrino.metadata.proto.Transaction;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -116,11 +118,11 @@ public final class TableCommitter
     public ManifestFile createDataset(TableFileSystem fileSystem, String datasetLocation, Manifest manifest, Optional<IndexSection> indices, Transaction transaction)
     {
         String transactionFile = writeTransaction(fileSystem, datasetLocation, transaction);
-        java.time.Instant now = clock.instant();
+        Instant now = clock.instant();
         Manifest.Builder first = manifest.toBuilder()
                 .setTransactionFile(transactionFile)
                 .setWriterVersion(WriterIdentity.writerVersion())
-                .setTimestamp(com.google.protobuf.Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()));
+                .setTimestamp(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()));
         String versions = TableFileSystem.join(datasetLocation, LanceTable.VERSIONS_DIR);
         try {
             return publish(fileSystem, versions, ManifestNaming.V2, ManifestBuilder.withFlags(first).build(), indices);

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.IntConsumer;
 
 import static io.lancetrino.metadata.LanceErrorKind.COMMIT_CONFLICT;
 import static io.lancetrino.metadata.LanceErrorKind.CORRUPT_MANIFEST;
@@ -116,7 +117,7 @@ final class TargetBases
         return OptionalInt.of(id);
     }
 
-    private static void setBase(OptionalInt id, java.util.function.IntConsumer set, Runnable clear)
+    private static void setBase(OptionalInt id, IntConsumer set, Runnable clear)
     {
         if (id.isPresent()) {
             set.accept(id.getAsInt());
