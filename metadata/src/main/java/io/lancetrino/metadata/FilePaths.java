@@ -5,8 +5,11 @@ import io.lancetrino.metadata.proto.BasePath;
 import io.lancetrino.metadata.proto.DataFile;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.proto.DeletionFile;
+import io.lancetrino.metadata.proto.IndexMetadata;
 
+import java.nio.ByteBuffer;
 import java.util.Optional;
+import java.util.UUID;
 
 import static io.lancetrino.metadata.LanceErrorKind.CORRUPT_MANIFEST;
 
@@ -58,7 +61,25 @@ public final class FilePaths
                 deletion.getFileType() == DeletionFile.DeletionFileType.BITMAP ? "bin" : "arrow");
     }
 
-    private static BasePath basePath(TableSnapshot snapshot, DataFragment fragment, int baseId, String path)
+    /**
+     * The directory of an index's files: {@code _indices/<uuid>/} of its base, or of the snapshot's dataset.
+     */
+    public static String indexDirectory(TableSnapshot snapshot, IndexMetadata index)
+    {
+        String root = snapshot.datasetLocation();
+        if (index.hasBaseId()) {
+            root = snapshot.manifest().getBasePathsList().stream()
+                    .filter(base -> base.getId() == index.getBaseId())
+                    .findFirst()
+                    .orElseThrow(() -> new LanceTableException(CORRUPT_MANIFEST, "Table %s, %s: index %s refers to base path id %s, which the manifest %s does not define"
+                            .formatted(snapshot.tableRoot(), snapshot.describe(), index.getName(), index.getBaseId(), snapshot.manifestFile().location())))
+                    .getPath();
+        }
+        ByteBuffer uuid = index.getUuid().getUuid().asReadOnlyByteBuffer();
+        return TableFileSystem.join(root, "_indices/" + new UUID(uuid.getLong(), uuid.getLong()));
+    }
+
+    public static BasePath basePath(TableSnapshot snapshot, DataFragment fragment, int baseId, String path)
     {
         return snapshot.manifest().getBasePathsList().stream()
                 .filter(base -> base.getId() == baseId)

@@ -143,6 +143,20 @@ public final class LanceTable
     }
 
     /**
+     * The size of the snapshot's manifest file, which Lance's refs record.
+     */
+    public long manifestSize(TableSnapshot snapshot)
+    {
+        String location = snapshot.manifestFile().location();
+        try {
+            return fileSystem.length(location);
+        }
+        catch (IOException e) {
+            throw new LanceTableException(FILESYSTEM_ERROR, "Cannot read manifest %s of table %s: %s".formatted(location, displayName, e.getMessage()), e);
+        }
+    }
+
+    /**
      * The manifest of a version: the V2 name is tried first, then the V1 name.
      */
     public Optional<String> manifestLocation(Optional<String> branch, long version)

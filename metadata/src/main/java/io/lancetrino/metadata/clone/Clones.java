@@ -8,7 +8,6 @@ import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.commit.TableCommitter;
 import io.lancetrino.metadata.fs.FileEntry;
 import io.lancetrino.metadata.fs.TableFileSystem;
-import io.lancetrino.metadata.proto.BasePath;
 import io.lancetrino.metadata.proto.DataFile;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.proto.IndexMetadata;
@@ -17,7 +16,6 @@ import io.lancetrino.metadata.proto.Manifest;
 import io.lancetrino.metadata.proto.Transaction;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.file.FileAlreadyExistsException;
 import java.util.List;
 import java.util.Optional;
@@ -102,11 +100,8 @@ public final class Clones
 
     private static void copyIndex(TableSnapshot source, TableFileSystem sourceFiles, IndexMetadata index, LanceTable target)
     {
-        String directory = index.hasBaseId()
-                ? baseRoot(source, index.getBaseId())
-                : source.datasetLocation();
-        String name = uuid(index.getUuid().getUuid().toByteArray());
-        String indexDirectory = TableFileSystem.join(directory, "_indices/" + name);
+        String indexDirectory = FilePaths.indexDirectory(source, index);
+        String name = indexDirectory.substring(indexDirectory.lastIndexOf('/') + 1);
         try {
             for (FileEntry file : sourceFiles.listFiles(indexDirectory)) {
                 copy(sourceFiles, TableFileSystem.join(indexDirectory, file.name()), target, "_indices/" + name + "/" + file.name());
@@ -115,15 +110,6 @@ public final class Clones
         catch (IOException e) {
             throw new LanceTableException(FILESYSTEM_ERROR, "Cannot list index files %s of %s: %s".formatted(indexDirectory, source.describe(), e.getMessage()), e);
         }
-    }
-
-    private static String baseRoot(TableSnapshot source, int baseId)
-    {
-        return source.manifest().getBasePathsList().stream()
-                .filter(base -> base.getId() == baseId)
-                .map(BasePath::getPath)
-                .findFirst()
-                .orElse(source.datasetLocation());
     }
 
     private static void copy(TableFileSystem sourceFiles, String from, LanceTable target, String relativePath)
@@ -142,11 +128,5 @@ public final class Clones
         catch (IOException e) {
             throw new LanceTableException(FILESYSTEM_ERROR, "Cannot copy %s to %s for a deep clone: %s".formatted(from, to, e.getMessage()), e);
         }
-    }
-
-    private static String uuid(byte[] bytes)
-    {
-        ByteBuffer buffer = ByteBuffer.wrap(bytes);
-        return new UUID(buffer.getLong(), buffer.getLong()).toString();
     }
 }

@@ -77,15 +77,23 @@ public final class ManifestBuilder
             case UPDATE_CONFIG -> applyConfig(next, transaction.getUpdateConfig());
             default -> throw new LanceTableException(LanceErrorKind.UNSUPPORTED_FEATURE, "This connector cannot commit a %s operation".formatted(transaction.getOperationCase()));
         }
-        next.setVersion(version)
-                .setTimestamp(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
-                .setWriterVersion(WriterIdentity.writerVersion())
-                .setTransactionFile(transactionFile)
-                .clearTransactionSection();
+        stamp(next.setVersion(version), transactionFile, now);
         if (maxFragmentId >= 0) {
             next.setMaxFragmentId((int) maxFragmentId);
         }
         return withFlags(next).build();
+    }
+
+    /**
+     * What every commit sets on the manifest it publishes: its transaction file, commit time and writer.
+     */
+    public static Manifest.Builder stamp(Manifest.Builder manifest, String transactionFile, Instant now)
+    {
+        return manifest
+                .setTimestamp(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()))
+                .setWriterVersion(WriterIdentity.writerVersion())
+                .setTransactionFile(transactionFile)
+                .clearTransactionSection();
     }
 
     /**

@@ -1,6 +1,5 @@
 package io.lancetrino.metadata.commit;
 
-import com.google.protobuf.Timestamp;
 import io.lancetrino.metadata.FeatureFlags;
 import io.lancetrino.metadata.LanceErrorKind;
 import io.lancetrino.metadata.LanceTable;
@@ -17,7 +16,6 @@ import io.lancetrino.metadata.proto.Transaction;
 import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.time.Clock;
-import java.time.Instant;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -118,11 +116,7 @@ public final class TableCommitter
     public ManifestFile createDataset(TableFileSystem fileSystem, String datasetLocation, Manifest manifest, Optional<IndexSection> indices, Transaction transaction)
     {
         String transactionFile = writeTransaction(fileSystem, datasetLocation, transaction);
-        Instant now = clock.instant();
-        Manifest.Builder first = manifest.toBuilder()
-                .setTransactionFile(transactionFile)
-                .setWriterVersion(WriterIdentity.writerVersion())
-                .setTimestamp(Timestamp.newBuilder().setSeconds(now.getEpochSecond()).setNanos(now.getNano()));
+        Manifest.Builder first = ManifestBuilder.stamp(manifest.toBuilder(), transactionFile, clock.instant());
         String versions = TableFileSystem.join(datasetLocation, LanceTable.VERSIONS_DIR);
         try {
             return publish(fileSystem, versions, ManifestNaming.V2, ManifestBuilder.withFlags(first).build(), indices);

@@ -4,10 +4,10 @@ import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.Transactions;
 import io.lancetrino.metadata.proto.Transaction;
+import io.lancetrino.metadata.refs.RefResolver;
 
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * What a merge commit records in its transaction properties, so later merges start from the nearest common state
@@ -24,11 +24,10 @@ public final class MergeRecords
     private MergeRecords() {}
 
     private static final String BRANCH_PREFIX = "branch:";
-    private static final String MAIN = "main";
 
     public static String branchSource(Optional<String> branch)
     {
-        return BRANCH_PREFIX + branch.orElse(MAIN);
+        return BRANCH_PREFIX + branch.orElse(RefResolver.MAIN);
     }
 
     public static String tableSource(String location)
@@ -47,14 +46,9 @@ public final class MergeRecords
         List<Long> versions = table.listVersions(branch);
         for (int i = versions.size() - 1; i >= 0 && versions.get(i) > afterVersion; i--) {
             TableSnapshot snapshot = table.snapshot(branch, versions.get(i));
-            Optional<Transaction> transaction = Transactions.read(table.fileSystem(), snapshot);
-            if (transaction.isEmpty()) {
-                continue;
-            }
-            String recorded = transaction.get().getTransactionPropertiesMap().get(SOURCE);
-            OptionalLong version = parse(transaction.get().getTransactionPropertiesMap().get(SOURCE_VERSION));
-            if (source.equals(recorded) && version.isPresent()) {
-                return Optional.of(new Found(snapshot, version.getAsLong()));
+            Optional<Recorded> recorded = recorded(table, snapshot);
+            if (recorded.isPresent() && recorded.get().source().equals(source)) {
+                return Optional.of(new Found(snapshot, recorded.get().version()));
             }
         }
         return Optional.empty();
@@ -66,30 +60,38 @@ public final class MergeRecords
      */
     static Optional<TableSnapshot> mergedBranchVersion(LanceTable table, TableSnapshot snapshot)
     {
+        Optional<Recorded> recorded = recorded(table, snapshot).filter(merge -> merge.source().startsWith(BRANCH_PREFIX));
+        if (recorded.isEmpty()) {
+            return Optional.empty();
+        }
+        String name = recorded.get().source().substring(BRANCH_PREFIX.length());
+        Optional<String> branch = name.equals(RefResolver.MAIN) ? Optional.empty() : Optional.of(name);
+        long version = recorded.get().version();
+        if ((branch.isPresent() && table.refs().getBranch(name).isEmpty()) || table.manifestLocation(branch, version).isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(table.snapshot(branch, version));
+    }
+
+    private record Recorded(String source, long version) {}
+
+    // the source and source version a merge commit records, if the snapshot was committed by one
+    private static Optional<Recorded> recorded(LanceTable table, TableSnapshot snapshot)
+    {
         Optional<Transaction> transaction = Transactions.read(table.fileSystem(), snapshot);
         if (transaction.isEmpty()) {
             return Optional.empty();
         }
-        String recorded = transaction.get().getTransactionPropertiesMap().get(SOURCE);
-        OptionalLong version = parse(transaction.get().getTransactionPropertiesMap().get(SOURCE_VERSION));
-        if (recorded == null || !recorded.startsWith(BRANCH_PREFIX) || version.isEmpty()) {
+        String source = transaction.get().getTransactionPropertiesMap().get(SOURCE);
+        String version = transaction.get().getTransactionPropertiesMap().get(SOURCE_VERSION);
+        if (source == null || version == null) {
             return Optional.empty();
         }
-        String name = recorded.substring(BRANCH_PREFIX.length());
-        Optional<String> branch = name.equals(MAIN) ? Optional.empty() : Optional.of(name);
-        if ((branch.isPresent() && table.refs().getBranch(name).isEmpty()) || table.manifestLocation(branch, version.getAsLong()).isEmpty()) {
-            return Optional.empty();
-        }
-        return Optional.of(table.snapshot(branch, version.getAsLong()));
-    }
-
-    private static OptionalLong parse(String value)
-    {
         try {
-            return value == null ? OptionalLong.empty() : OptionalLong.of(Long.parseLong(value));
+            return Optional.of(new Recorded(source, Long.parseLong(version)));
         }
         catch (NumberFormatException e) {
-            return OptionalLong.empty();
+            return Optional.empty();
         }
     }
 }

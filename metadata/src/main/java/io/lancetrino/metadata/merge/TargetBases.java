@@ -1,6 +1,7 @@
 package io.lancetrino.metadata.merge;
 
 import com.google.common.collect.ImmutableList;
+import io.lancetrino.metadata.FilePaths;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.clone.ClonedManifests;
@@ -18,7 +19,6 @@ import java.util.OptionalInt;
 import java.util.function.IntConsumer;
 
 import static io.lancetrino.metadata.LanceErrorKind.COMMIT_CONFLICT;
-import static io.lancetrino.metadata.LanceErrorKind.CORRUPT_MANIFEST;
 
 /**
  * Points fragments of the merge source at their files from the target: a file in the target's own directory needs no
@@ -92,11 +92,7 @@ final class TargetBases
             name = source.branch();
         }
         else {
-            BasePath base = source.manifest().getBasePathsList().stream()
-                    .filter(candidate -> candidate.getId() == sourceBaseId.getAsInt())
-                    .findFirst()
-                    .orElseThrow(() -> new LanceTableException(CORRUPT_MANIFEST, "%s, fragment %s refers to base path id %s, which its manifest does not define"
-                            .formatted(source.describe(), fragment.getId(), sourceBaseId.getAsInt())));
+            BasePath base = FilePaths.basePath(source, fragment, sourceBaseId.getAsInt(), "");
             path = base.getPath();
             datasetRoot = base.getIsDatasetRoot();
             name = base.hasName() ? Optional.of(base.getName()) : Optional.empty();

@@ -4,7 +4,6 @@ import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
-import io.lancetrino.metadata.ManifestFile;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.clone.ClonedManifests;
 import io.lancetrino.metadata.commit.TableCommitter;
@@ -90,7 +89,7 @@ public final class Branches
                 .addAll(sourceBranch.flatMap(refs::getBranch).map(BranchRef::lineage).orElse(ImmutableList.of()))
                 .add(new BranchRef.VersionMapping(source.version(), UUID.randomUUID().toString().replace("-", "")))
                 .build();
-        BranchRef branch = new BranchRef(name, sourceBranch, source.version(), Optional.of(clock.instant()), lineage, manifestSize(source.manifestFile()), ImmutableMap.of());
+        BranchRef branch = new BranchRef(name, sourceBranch, source.version(), Optional.of(clock.instant()), lineage, table.manifestSize(source), ImmutableMap.of());
         try {
             refs.createBranch(branch);
         }
@@ -155,16 +154,6 @@ public final class Branches
         }
         catch (IOException e) {
             throw new LanceTableException(FILESYSTEM_ERROR, "Cannot delete the files of branch directory %s of table %s: %s".formatted(location, table.displayName(), e.getMessage()), e);
-        }
-    }
-
-    private long manifestSize(ManifestFile manifest)
-    {
-        try {
-            return table.fileSystem().length(manifest.location());
-        }
-        catch (IOException e) {
-            throw new LanceTableException(FILESYSTEM_ERROR, "Cannot read manifest %s of table %s: %s".formatted(manifest.location(), table.displayName(), e.getMessage()), e);
         }
     }
 

@@ -5,13 +5,11 @@ import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
 
-import java.io.IOException;
 import java.nio.file.FileAlreadyExistsException;
 import java.time.Clock;
 import java.util.Optional;
 
 import static io.lancetrino.metadata.LanceErrorKind.ALREADY_EXISTS;
-import static io.lancetrino.metadata.LanceErrorKind.FILESYSTEM_ERROR;
 import static io.lancetrino.metadata.LanceErrorKind.INVALID_REF;
 import static io.lancetrino.metadata.LanceErrorKind.REF_NOT_FOUND;
 import static java.util.Objects.requireNonNull;
@@ -34,7 +32,7 @@ public final class Tags
     public TagRef create(String name, TableSnapshot target)
     {
         checkName(name);
-        TagRef tag = new TagRef(name, target.branch(), target.version(), Optional.of(clock.instant()), Optional.of(clock.instant()), manifestSize(target), ImmutableMap.of());
+        TagRef tag = new TagRef(name, target.branch(), target.version(), Optional.of(clock.instant()), Optional.of(clock.instant()), table.manifestSize(target), ImmutableMap.of());
         try {
             table.refs().createTag(tag);
         }
@@ -49,7 +47,7 @@ public final class Tags
     public TagRef move(String name, TableSnapshot target)
     {
         TagRef existing = get(name);
-        TagRef moved = new TagRef(name, target.branch(), target.version(), existing.createdAt(), Optional.of(clock.instant()), manifestSize(target), existing.metadata());
+        TagRef moved = new TagRef(name, target.branch(), target.version(), existing.createdAt(), Optional.of(clock.instant()), table.manifestSize(target), existing.metadata());
         table.refs().replaceTag(moved);
         return moved;
     }
@@ -72,16 +70,6 @@ public final class Tags
         if (!RefNames.isValidTag(name)) {
             throw new LanceTableException(INVALID_REF, "Invalid tag name '%s' for table %s: a tag name is letters, digits, '.', '-' and '_', not starting or ending with '.', without '..' and not ending in '.lock'"
                     .formatted(name, table.displayName()));
-        }
-    }
-
-    private long manifestSize(TableSnapshot target)
-    {
-        try {
-            return table.fileSystem().length(target.manifestFile().location());
-        }
-        catch (IOException e) {
-            throw new LanceTableException(FILESYSTEM_ERROR, "Cannot read manifest %s of table %s: %s".formatted(target.manifestFile().location(), table.displayName(), e.getMessage()), e);
         }
     }
 }

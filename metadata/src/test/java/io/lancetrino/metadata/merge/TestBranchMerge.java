@@ -11,27 +11,21 @@ import io.lancetrino.metadata.Transactions;
 import io.lancetrino.metadata.commit.TableCommitter;
 import io.lancetrino.metadata.deletion.DeletionFiles;
 import io.lancetrino.metadata.fs.LocalTableFileSystem;
-import io.lancetrino.metadata.proto.DataFile;
 import io.lancetrino.metadata.proto.DataFragment;
+import io.lancetrino.metadata.proto.Field;
 import io.lancetrino.metadata.proto.Transaction;
 import io.lancetrino.metadata.refs.BranchRef;
 import io.lancetrino.metadata.refs.Branches;
 import io.lancetrino.metadata.refs.RefResolver;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.Dataset;
-import org.lance.Fragment;
-import org.lance.FragmentMetadata;
 import org.lance.Ref;
 import org.lance.WriteParams;
 import org.lance.ipc.LanceScanner;
@@ -46,6 +40,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -232,28 +227,28 @@ final class TestBranchMerge
     @Test
     void testSchemaMergeKeepsIdsOfDroppedColumnsFree()
     {
-        var id = io.lancetrino.metadata.proto.Field.newBuilder().setName("id").setId(0).setParentId(-1).setLogicalType("int64").build();
-        var sourceScore = io.lancetrino.metadata.proto.Field.newBuilder().setName("score").setId(1).setParentId(-1).setLogicalType("double").setNullable(true).build();
-        var targetLabel = io.lancetrino.metadata.proto.Field.newBuilder().setName("label").setId(1).setParentId(-1).setLogicalType("string").setNullable(true).build();
+        var id = Field.newBuilder().setName("id").setId(0).setParentId(-1).setLogicalType("int64").build();
+        var sourceScore = Field.newBuilder().setName("score").setId(1).setParentId(-1).setLogicalType("double").setNullable(true).build();
+        var targetLabel = Field.newBuilder().setName("label").setId(1).setParentId(-1).setLogicalType("string").setNullable(true).build();
         // both added a column with id 1; the target's data files also hold id 2 of a dropped column
-        SchemaMerge merged = SchemaMerge.of(List.of(id), List.of(id, sourceScore), List.of(id, targetLabel), java.util.Set.of(0, 1, 2), 3, MergePolicy.FAIL);
+        SchemaMerge merged = SchemaMerge.of(List.of(id), List.of(id, sourceScore), List.of(id, targetLabel), Set.of(0, 1, 2), 3, MergePolicy.FAIL);
         assertThat(merged.conflict()).isEmpty();
-        assertThat(merged.fields()).extracting(io.lancetrino.metadata.proto.Field::getName).containsExactly("id", "label", "score");
+        assertThat(merged.fields()).extracting(Field::getName).containsExactly("id", "label", "score");
         assertThat(merged.fields().get(2).getId()).isEqualTo(3);
         assertThat(merged.sourceFieldIds()).containsExactly(Map.entry(1, 3));
 
         // the same column added on both sides becomes one
         var targetScore = sourceScore.toBuilder().setId(1).build();
-        assertThat(SchemaMerge.of(List.of(id), List.of(id, sourceScore), List.of(id, targetScore), java.util.Set.of(0, 1), 2, MergePolicy.FAIL).fields())
+        assertThat(SchemaMerge.of(List.of(id), List.of(id, sourceScore), List.of(id, targetScore), Set.of(0, 1), 2, MergePolicy.FAIL).fields())
                 .containsExactly(id, targetScore);
         // the same name with another type is a conflict; the target's schema is kept and the source's column renumbered
         var otherScore = sourceScore.toBuilder().setLogicalType("string").build();
-        SchemaMerge conflict = SchemaMerge.of(List.of(id), List.of(id, otherScore), List.of(id, sourceScore), java.util.Set.of(0, 1), 2, MergePolicy.TARGET_WINS);
+        SchemaMerge conflict = SchemaMerge.of(List.of(id), List.of(id, otherScore), List.of(id, sourceScore), Set.of(0, 1), 2, MergePolicy.TARGET_WINS);
         assertThat(conflict.conflict()).isPresent();
         assertThat(conflict.fields()).containsExactly(id, sourceScore);
         assertThat(conflict.sourceFieldIds()).containsExactly(Map.entry(1, 2));
         // taken from the source only, a new column still avoids ids the target's data files hold
-        SchemaMerge sourceOnly = SchemaMerge.of(List.of(id), List.of(id, sourceScore), List.of(id), java.util.Set.of(0, 1), 2, MergePolicy.FAIL);
+        SchemaMerge sourceOnly = SchemaMerge.of(List.of(id), List.of(id, sourceScore), List.of(id), Set.of(0, 1), 2, MergePolicy.FAIL);
         assertThat(sourceOnly.fields().get(1).getId()).isEqualTo(2);
     }
 
