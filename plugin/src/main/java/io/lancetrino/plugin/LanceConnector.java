@@ -2,13 +2,12 @@ package io.lancetrino.plugin;
 
 import com.google.inject.Inject;
 import io.airlift.bootstrap.LifeCycleManager;
+import io.lancetrino.plugin.procedure.LanceTableProcedures;
 import io.lancetrino.plugin.write.LancePageSinkProvider;
 import io.lancetrino.plugin.write.SchemaChanges;
 import io.lancetrino.plugin.write.TableWrites;
 import io.lancetrino.procedures.BranchOperations;
 import io.lancetrino.procedures.LanceProcedures;
-import io.lancetrino.procedures.MergeBranchProcedure;
-import io.lancetrino.procedures.MergeOperations;
 import io.lancetrino.split.LancePageSourceProvider;
 import io.lancetrino.split.LanceSplitManager;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorMetadata;
@@ -41,7 +40,7 @@ public final class LanceConnector
     private final TableWrites writes;
     private final SchemaChanges schemaChanges;
     private final BranchOperations branches;
-    private final MergeOperations merges;
+    private final LanceTableProcedures tableProcedures;
     private final LanceProcedures procedures;
 
     @Inject
@@ -54,11 +53,11 @@ public final class LanceConnector
             TableWrites writes,
             SchemaChanges schemaChanges,
             BranchOperations branches,
-            MergeOperations merges,
+            LanceTableProcedures tableProcedures,
             LanceProcedures procedures)
     {
         this.branches = requireNonNull(branches, "branches is null");
-        this.merges = requireNonNull(merges, "merges is null");
+        this.tableProcedures = requireNonNull(tableProcedures, "tableProcedures is null");
         this.procedures = requireNonNull(procedures, "procedures is null");
         this.schemaChanges = requireNonNull(schemaChanges, "schemaChanges is null");
         this.pageSinkProvider = requireNonNull(pageSinkProvider, "pageSinkProvider is null");
@@ -78,7 +77,7 @@ public final class LanceConnector
     @Override
     public ConnectorMetadata getMetadata(ConnectorSession session, ConnectorTransactionHandle transaction)
     {
-        return new ClassLoaderSafeConnectorMetadata(new LanceMetadata(catalog, writes, schemaChanges, branches, merges), getClass().getClassLoader());
+        return new ClassLoaderSafeConnectorMetadata(new LanceMetadata(catalog, writes, schemaChanges, branches, tableProcedures), getClass().getClassLoader());
     }
 
     @Override
@@ -120,7 +119,7 @@ public final class LanceConnector
     @Override
     public Set<TableProcedureMetadata> getTableProcedures()
     {
-        return Set.of(MergeBranchProcedure.metadata());
+        return tableProcedures.metadata();
     }
 
     @Override

@@ -10,6 +10,9 @@ import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.VersionSummary;
 import io.lancetrino.metadata.refs.RefResolver;
 import io.lancetrino.metadata.schema.LanceField;
+import io.lancetrino.plugin.procedure.LanceTableExecuteHandle;
+import io.lancetrino.plugin.procedure.LanceTableProcedure;
+import io.lancetrino.plugin.procedure.LanceTableProcedures;
 import io.lancetrino.plugin.system.LanceSystemTables;
 import io.lancetrino.plugin.write.LanceMergeTableHandle;
 import io.lancetrino.plugin.write.LanceWritableTableHandle;
@@ -17,8 +20,6 @@ import io.lancetrino.plugin.write.RowChangeStatement;
 import io.lancetrino.plugin.write.SchemaChanges;
 import io.lancetrino.plugin.write.TableWrites;
 import io.lancetrino.procedures.BranchOperations;
-import io.lancetrino.procedures.MergeBranchProcedure;
-import io.lancetrino.procedures.MergeOperations;
 import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.split.LanceErrorCode;
 import io.lancetrino.split.LanceTableHandle;
@@ -63,8 +64,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.UnaryOperator;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
-import static io.trino.spi.StandardErrorCode.BRANCH_NOT_FOUND;
-import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.util.Objects.requireNonNull;
 
@@ -77,7 +76,7 @@ public final class LanceMetadata
     private final TableWrites writes;
     private final SchemaChanges schemaChanges;
     private final BranchOperations branches;
-    private final MergeOperations merges;
+    private final LanceTableProcedures tableProcedures;
     /**
      * Tables of which Trino asked for the metadata of a data column. One instance serves one transaction, and writes
      * run one statement per transaction, so at {@code beginMerge} this tells a MERGE (whose analysis reads every
@@ -93,10 +92,10 @@ public final class LanceMetadata
         }
     }
 
-    public LanceMetadata(LanceCatalog catalog, TableWrites writes, SchemaChanges schemaChanges, BranchOperations branches, MergeOperations merges)
+    public LanceMetadata(LanceCatalog catalog, TableWrites writes, SchemaChanges schemaChanges, BranchOperations branches, LanceTableProcedures tableProcedures)
     {
         this.branches = requireNonNull(branches, "branches is null");
-        this.merges = requireNonNull(merges, "merges is null");
+        this.tableProcedures = requireNonNull(tableProcedures, "tableProcedures is null");
         this.schemaChanges = requireNonNull(schemaChanges, "schemaChanges is null");
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.writes = requireNonNull(writes, "writes is null");
@@ -420,37 +419,16 @@ public final class LanceMetadata
     @Override
     public Optional<ConnectorTableExecuteHandle> getTableHandleForExecute(ConnectorSession session, ConnectorAccessControl accessControl, ConnectorTableHandle tableHandle, String procedureName, Map<String, Object> executeProperties, RetryMode retryMode)
     {
-        if (!procedureName.equals(MergeBranchProcedure.NAME)) {
-            throw new TrinoException(NOT_SUPPORTED, "Unknown procedure '%s'".formatted(procedureName));
-        }
         LanceTableHandle table = (LanceTableHandle) tableHandle;
-        String source = (String) executeProperties.get(MergeBranchProcedure.SOURCE);
-        if (source == null || source.isBlank()) {
-            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "merge_branch on table %s needs source => '<branch>' (or a shallow clone's 'schema.table')".formatted(table.schemaTableName()));
-        }
-        String target = (String) executeProperties.get(MergeBranchProcedure.TARGET);
-        String onConflict = (String) executeProperties.get(MergeBranchProcedure.ON_CONFLICT);
-        MergeOperations.policy(onConflict);
-        if (!branches.exists(session, table.schemaTableName(), target)) {
-            throw new TrinoException(BRANCH_NOT_FOUND, "Branch '%s' does not exist in table %s".formatted(target, table.schemaTableName()));
-        }
-        Optional<String> targetBranch = Optional.of(target).filter(name -> !name.equals(RefResolver.MAIN));
-        accessControl.checkCanInsertIntoTable(null, table.schemaTableName(), targetBranch);
-        accessControl.checkCanDeleteFromTable(null, table.schemaTableName(), targetBranch);
-        switch (merges.source(session, table.schemaTableName(), source)) {
-            case MergeOperations.Source.Branch _ -> accessControl.checkCanSelectFromColumns(null, table.schemaTableName(), Set.of());
-            case MergeOperations.Source.Clone clone -> accessControl.checkCanSelectFromColumns(null, clone.table(), Set.of());
-        }
-        return Optional.of(new LanceTableExecuteHandle(table, procedureName, source, target, onConflict, (Boolean) executeProperties.get(MergeBranchProcedure.DRY_RUN)));
+        LanceTableProcedure procedure = tableProcedures.get(procedureName);
+        return Optional.of(new LanceTableExecuteHandle(table, procedureName, procedure.analyze(session, accessControl, table, executeProperties)));
     }
 
     @Override
     public Map<String, Long> executeTableExecute(ConnectorSession session, ConnectorTableExecuteHandle tableExecuteHandle)
     {
         LanceTableExecuteHandle handle = (LanceTableExecuteHandle) tableExecuteHandle;
-        SchemaTableName name = handle.table().schemaTableName();
-        return merges.merge(session, name, merges.source(session, name, handle.source()), handle.target(), MergeOperations.policy(handle.onConflict()), handle.dryRun(),
-                TableWrites.statementProperties(session, "MERGE BRANCH"));
+        return tableProcedures.get(handle.procedure()).execute(session, handle);
     }
 
     private static void checkNoRetries(RetryMode retryMode)

@@ -3,6 +3,10 @@ package io.lancetrino.plugin;
 import com.google.inject.Binder;
 import com.google.inject.Module;
 import com.google.inject.Scopes;
+import com.google.inject.multibindings.Multibinder;
+import io.lancetrino.plugin.procedure.LanceTableProcedure;
+import io.lancetrino.plugin.procedure.LanceTableProcedures;
+import io.lancetrino.plugin.procedure.MergeBranchTableProcedure;
 import io.lancetrino.plugin.write.LancePageSinkProvider;
 import io.lancetrino.plugin.write.SchemaChanges;
 import io.lancetrino.plugin.write.TableCommits;
@@ -43,6 +47,9 @@ public final class LanceModule
         binder.bind(CloneOperations.class).in(Scopes.SINGLETON);
         binder.bind(MergeOperations.class).in(Scopes.SINGLETON);
         binder.bind(LanceProcedures.class).in(Scopes.SINGLETON);
+        Multibinder<LanceTableProcedure> tableProcedures = Multibinder.newSetBinder(binder, LanceTableProcedure.class);
+        tableProcedures.addBinding().to(MergeBranchTableProcedure.class).in(Scopes.SINGLETON);
+        binder.bind(LanceTableProcedures.class).in(Scopes.SINGLETON);
         binder.bind(LanceConnector.class).in(Scopes.SINGLETON);
     }
 }
