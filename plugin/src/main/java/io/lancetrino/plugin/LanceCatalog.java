@@ -7,6 +7,7 @@ import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.fs.LocalTableFileSystem;
 import io.lancetrino.metadata.fs.TableFileSystem;
+import io.lancetrino.metadata.maintenance.Locations;
 import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.split.LanceConfig;
@@ -164,6 +165,11 @@ public final class LanceCatalog
         catch (IOException e) {
             throw new TrinoException(LANCE_FILESYSTEM_ERROR, "Cannot rename table %s to %s: %s".formatted(source, target, e.getMessage()), e);
         }
+    }
+
+    public boolean isInWarehouse(String location)
+    {
+        return Locations.isWithin(Locations.normalize(location), Locations.normalize(warehouse));
     }
 
     public String tableRoot(SchemaTableName name)

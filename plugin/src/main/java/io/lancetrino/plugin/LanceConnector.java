@@ -42,6 +42,7 @@ public final class LanceConnector
     private final BranchOperations branches;
     private final LanceTableProcedures tableProcedures;
     private final LanceProcedures procedures;
+    private final LanceSessionProperties sessionProperties;
 
     @Inject
     public LanceConnector(
@@ -54,8 +55,10 @@ public final class LanceConnector
             SchemaChanges schemaChanges,
             BranchOperations branches,
             LanceTableProcedures tableProcedures,
-            LanceProcedures procedures)
+            LanceProcedures procedures,
+            LanceSessionProperties sessionProperties)
     {
+        this.sessionProperties = requireNonNull(sessionProperties, "sessionProperties is null");
         this.branches = requireNonNull(branches, "branches is null");
         this.tableProcedures = requireNonNull(tableProcedures, "tableProcedures is null");
         this.procedures = requireNonNull(procedures, "procedures is null");
@@ -102,6 +105,12 @@ public final class LanceConnector
     public List<PropertyMetadata<?>> getTableProperties()
     {
         return LanceTableProperties.properties();
+    }
+
+    @Override
+    public List<PropertyMetadata<?>> getSessionProperties()
+    {
+        return sessionProperties.properties();
     }
 
     @Override

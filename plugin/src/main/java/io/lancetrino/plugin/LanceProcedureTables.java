@@ -8,8 +8,10 @@ import io.lancetrino.procedures.ProcedureTables;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.security.ConnectorIdentity;
 
+import java.util.List;
 import java.util.Optional;
 
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -44,6 +46,20 @@ public final class LanceProcedureTables
     public boolean schemaExists(ConnectorIdentity identity, String schema)
     {
         return catalog.schemaExists(identity, schema);
+    }
+
+    @Override
+    public List<SchemaTableName> listTables(ConnectorIdentity identity)
+    {
+        return catalog.listSchemas(identity).stream()
+                .flatMap(schema -> catalog.listTables(identity, schema).stream())
+                .collect(toImmutableList());
+    }
+
+    @Override
+    public boolean isInWarehouse(String location)
+    {
+        return catalog.isInWarehouse(location);
     }
 
     @Override

@@ -9,6 +9,7 @@ import io.lancetrino.metadata.merge.MergeBases;
 import io.lancetrino.metadata.merge.MergePolicy;
 import io.lancetrino.metadata.merge.MergeRecords;
 import io.lancetrino.metadata.refs.BranchRef;
+import io.lancetrino.metadata.maintenance.DroppedBranchFiles;
 import io.lancetrino.metadata.refs.Branches;
 import io.lancetrino.metadata.refs.RefResolver;
 import io.trino.spi.TrinoException;
@@ -93,7 +94,7 @@ public final class BranchOperations
             TableSnapshot source = LanceTableOperations.resolve(table, ref);
             Branches branches = new Branches(table, tables.committer(), clock);
             if (replace && table.refs().getBranch(branch).isPresent()) {
-                branches.drop(branch);
+                DroppedBranchFiles.delete(table, branches.drop(branch));
             }
             branches.create(branch, source);
         });
@@ -105,7 +106,10 @@ public final class BranchOperations
             throw new TrinoException(NOT_SUPPORTED, "The main branch of table %s cannot be dropped".formatted(name));
         }
         LanceTable table = open(tables, session, name);
-        translated(() -> new Branches(table, tables.committer(), clock).drop(branch));
+        translated(() -> {
+            String location = new Branches(table, tables.committer(), clock).drop(branch);
+            DroppedBranchFiles.delete(table, location);
+        });
     }
 
     /**

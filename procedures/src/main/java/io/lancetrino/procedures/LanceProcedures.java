@@ -2,6 +2,7 @@ package io.lancetrino.procedures;
 
 import com.google.common.collect.ImmutableSet;
 import com.google.inject.Inject;
+import io.airlift.log.Logger;
 import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SchemaTableName;
@@ -19,6 +20,7 @@ import java.util.Optional;
 import java.util.Set;
 
 import static io.lancetrino.procedures.LanceTableOperations.required;
+import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.util.Objects.requireNonNull;
 
@@ -28,15 +30,18 @@ import static java.util.Objects.requireNonNull;
  */
 public final class LanceProcedures
 {
+    private static final Logger log = Logger.get(LanceProcedures.class);
     private static final String SCHEMA = "system";
 
     private final BranchOperations branches;
     private final TagOperations tags;
     private final CloneOperations clones;
+    private final CleanupOperations cleanups;
 
     @Inject
-    public LanceProcedures(BranchOperations branches, TagOperations tags, CloneOperations clones)
+    public LanceProcedures(BranchOperations branches, TagOperations tags, CloneOperations clones, CleanupOperations cleanups)
     {
+        this.cleanups = requireNonNull(cleanups, "cleanups is null");
         this.branches = requireNonNull(branches, "branches is null");
         this.tags = requireNonNull(tags, "tags is null");
         this.clones = requireNonNull(clones, "clones is null");
@@ -54,7 +59,8 @@ public final class LanceProcedures
                 procedure("move_tag", List.of(schema, table, new Argument("TAG", VARCHAR), new Argument("REF", VARCHAR)), "moveTag"),
                 procedure("drop_tag", List.of(schema, table, new Argument("TAG", VARCHAR)), "dropTag"),
                 procedure("shallow_clone", List.of(schema, table, new Argument("TARGET_SCHEMA", VARCHAR), new Argument("TARGET_TABLE", VARCHAR), optionalRef), "shallowClone"),
-                procedure("deep_clone", List.of(schema, table, new Argument("TARGET_SCHEMA", VARCHAR), new Argument("TARGET_TABLE", VARCHAR), optionalRef), "deepClone"));
+                procedure("deep_clone", List.of(schema, table, new Argument("TARGET_SCHEMA", VARCHAR), new Argument("TARGET_TABLE", VARCHAR), optionalRef), "deepClone"),
+                procedure("cleanup", List.of(schema, table, new Argument("RETENTION_THRESHOLD", VARCHAR, false, null), new Argument("DRY_RUN", BOOLEAN, false, false)), "cleanup"));
     }
 
     public void createBranch(ConnectorSession session, ConnectorAccessControl accessControl, String schema, String table, String branch, String ref)
@@ -106,6 +112,20 @@ public final class LanceProcedures
         SchemaTableName target = name(targetSchema, targetTable);
         checkCanClone(accessControl, source, target);
         clones.deepClone(session, source, target, Optional.ofNullable(ref));
+    }
+
+    /**
+     * The same cleanup as {@code ALTER TABLE t EXECUTE cleanup(...)}; CALL cannot return rows, so its figures go to the
+     * server log.
+     */
+    public void cleanup(ConnectorSession session, ConnectorAccessControl accessControl, String schema, String table, String retentionThreshold, Boolean dryRun)
+    {
+        SchemaTableName name = name(schema, table);
+        var retention = cleanups.retention(session, name, retentionThreshold == null ? "7d" : retentionThreshold);
+        accessControl.checkCanInsertIntoTable(null, name);
+        accessControl.checkCanDeleteFromTable(null, name);
+        var report = cleanups.cleanup(session, name, retention, dryRun != null && dryRun);
+        log.info("Cleanup of %s (retention %s, dry run %s): %s", name, retention, dryRun, report.metrics());
     }
 
     /**

@@ -5,6 +5,7 @@ import io.lancetrino.metadata.commit.TableCommitter;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.security.ConnectorIdentity;
 
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -20,6 +21,16 @@ public interface ProcedureTables
     LanceTable locate(ConnectorIdentity identity, SchemaTableName name);
 
     boolean schemaExists(ConnectorIdentity identity, String schema);
+
+    /**
+     * Every table of every schema in the catalog's warehouse.
+     */
+    List<SchemaTableName> listTables(ConnectorIdentity identity);
+
+    /**
+     * Whether a location lies inside the catalog's warehouse, where a missing table means it was dropped.
+     */
+    boolean isInWarehouse(String location);
 
     TableCommitter committer();
 }

@@ -9,6 +9,7 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
 import static io.airlift.units.DataSize.Unit.MEGABYTE;
+import static java.util.concurrent.TimeUnit.DAYS;
 import static java.util.concurrent.TimeUnit.SECONDS;
 
 public class LanceConfig
@@ -19,6 +20,7 @@ public class LanceConfig
     private DataSize manifestCacheSize = DataSize.of(256, MEGABYTE);
     private DataSize readerMemoryLimit = DataSize.of(2048, MEGABYTE);
     private Duration dynamicFilteringWaitTimeout = new Duration(1, SECONDS);
+    private Duration cleanupMinRetention = new Duration(7, DAYS);
 
     @NotNull
     public String getWarehouse()
@@ -103,6 +105,20 @@ public class LanceConfig
     public LanceConfig setDynamicFilteringWaitTimeout(Duration dynamicFilteringWaitTimeout)
     {
         this.dynamicFilteringWaitTimeout = dynamicFilteringWaitTimeout;
+        return this;
+    }
+
+    @NotNull
+    public Duration getCleanupMinRetention()
+    {
+        return cleanupMinRetention;
+    }
+
+    @Config("lance.cleanup.min-retention")
+    @ConfigDescription("Shortest retention_threshold cleanup accepts; versions and unreferenced files younger than the threshold are kept")
+    public LanceConfig setCleanupMinRetention(Duration cleanupMinRetention)
+    {
+        this.cleanupMinRetention = cleanupMinRetention;
         return this;
     }
 }

@@ -69,6 +69,12 @@ public final class ClonePins
         return pins.build();
     }
 
+    public void delete(String id)
+            throws IOException
+    {
+        fileSystem.deleteFile(location(id));
+    }
+
     private String location(String id)
     {
         return TableFileSystem.join(tableRoot, DIRECTORY + "/" + id + ".json");

@@ -25,6 +25,33 @@ public final class MergeRecords
 
     private static final String BRANCH_PREFIX = "branch:";
 
+    /**
+     * The branch and version a merge commit brought over, as its transaction records them: empty when the
+     * transaction is not a merge or merged a clone (another table).
+     */
+    public record BranchVersion(Optional<String> branch, long version) {}
+
+    public static boolean isMergeCommit(Transaction transaction)
+    {
+        return transaction.getTransactionPropertiesMap().containsKey(SOURCE);
+    }
+
+    public static Optional<BranchVersion> mergedBranchVersion(Transaction transaction)
+    {
+        String source = transaction.getTransactionPropertiesMap().get(SOURCE);
+        String version = transaction.getTransactionPropertiesMap().get(SOURCE_VERSION);
+        if (source == null || version == null || !source.startsWith(BRANCH_PREFIX)) {
+            return Optional.empty();
+        }
+        String name = source.substring(BRANCH_PREFIX.length());
+        try {
+            return Optional.of(new BranchVersion(name.equals(RefResolver.MAIN) ? Optional.empty() : Optional.of(name), Long.parseLong(version)));
+        }
+        catch (NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
     public static String branchSource(Optional<String> branch)
     {
         return BRANCH_PREFIX + branch.orElse(RefResolver.MAIN);

@@ -5,6 +5,8 @@ import com.google.common.collect.ImmutableMap;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.clone.ClonePin;
+import io.lancetrino.metadata.clone.ClonePins;
 import io.lancetrino.metadata.clone.ClonedManifests;
 import io.lancetrino.metadata.commit.TableCommitter;
 import io.lancetrino.metadata.fs.TableFileSystem;
@@ -65,9 +67,10 @@ public final class Branches
         if (refs.getBranch(name).isPresent()) {
             throw new LanceTableException(ALREADY_EXISTS, "Branch '%s' already exists in table %s".formatted(name, table.displayName()));
         }
-        // a failed create may have left a manifest without a ref: it is invisible, and a retry replaces it
+        // a failed create may have left a manifest without a ref: it is invisible, and a retry replaces it; data
+        // files stay, as merges may have made other branches read files of an earlier branch of this name
         String location = table.datasetLocation(Optional.of(name));
-        deleteOwnFiles(location);
+        deleteDirectories(location, List.of("_versions", "_transactions"));
 
         Optional<String> sourceBranch = source.branch();
         String sourceLocation = source.datasetLocation();
@@ -100,10 +103,11 @@ public final class Branches
     }
 
     /**
-     * Drops a branch and the files it wrote. Refused while a branch was made from it or a tag points into it.
-     * Files of the branch that other branches read after a merge are kept.
+     * Drops a branch's ref and history and returns its directory, whose data files the caller sweeps (some may be
+     * read by other branches after a merge). Refused while a branch was made from it, a tag points into it or a
+     * clone was made from it.
      */
-    public void drop(String name)
+    public String drop(String name)
     {
         RefStore refs = table.refs();
         BranchRef branch = refs.getBranch(name).orElseThrow(() -> new LanceTableException(REF_NOT_FOUND, "Table %s has no branch '%s'".formatted(table.displayName(), name)));
@@ -124,21 +128,18 @@ public final class Branches
             throw new LanceTableException(REF_IN_USE, "Cannot drop branch '%s' of table %s: tags %s point into it; drop or move them first"
                     .formatted(name, table.displayName(), quoted(tags)));
         }
+        List<String> clones = new ClonePins(table.fileSystem(), table.root()).list().stream()
+                .filter(pin -> pin.sourceBranch().equals(Optional.of(name)))
+                .map(ClonePin::cloneLocation)
+                .toList();
+        if (!clones.isEmpty()) {
+            throw new LanceTableException(REF_IN_USE, "Cannot drop branch '%s' of table %s: shallow clones %s were made from it and read its files; drop them first"
+                    .formatted(name, table.displayName(), quoted(clones)));
+        }
         String location = table.datasetLocation(Optional.of(name));
-        boolean filesReadElsewhere = BranchReaders.readsFrom(table, location, name);
         refs.deleteBranch(name);
-        if (filesReadElsewhere) {
-            // main or another branch reads merged files of this branch: keep data and deletions, drop only its history
-            deleteDirectories(location, List.of("_versions", "_transactions"));
-        }
-        else {
-            deleteOwnFiles(location);
-        }
-    }
-
-    private void deleteOwnFiles(String location)
-    {
-        deleteDirectories(location, DATASET_DIRECTORIES);
+        deleteDirectories(location, List.of("_versions", "_transactions"));
+        return location;
     }
 
     private void deleteDirectories(String location, List<String> names)

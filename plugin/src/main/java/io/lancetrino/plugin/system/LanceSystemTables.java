@@ -51,6 +51,7 @@ public final class LanceSystemTables
                 case "fragments" -> new FragmentsTable(name, table.get(), snapshot);
                 case "schemas" -> new SchemasTable(name, table.get(), snapshot);
                 case "transactions" -> new TransactionsTable(name, table.get(), snapshot);
+                case "properties" -> new PropertiesTable(name, snapshot);
                 default -> null;
             });
         }

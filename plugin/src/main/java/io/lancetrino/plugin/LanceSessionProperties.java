@@ -1,0 +1,31 @@
+package io.lancetrino.plugin;
+
+import com.google.common.collect.ImmutableList;
+import com.google.inject.Inject;
+import io.lancetrino.procedures.CleanupOperations;
+import io.lancetrino.split.LanceConfig;
+import io.trino.spi.session.PropertyMetadata;
+
+import java.util.List;
+
+import static io.trino.plugin.base.session.PropertyMetadataUtil.durationProperty;
+
+public final class LanceSessionProperties
+{
+    private final List<PropertyMetadata<?>> properties;
+
+    @Inject
+    public LanceSessionProperties(LanceConfig config)
+    {
+        properties = ImmutableList.of(durationProperty(
+                CleanupOperations.MIN_RETENTION_PROPERTY,
+                "Shortest retention_threshold cleanup accepts",
+                config.getCleanupMinRetention(),
+                false));
+    }
+
+    public List<PropertyMetadata<?>> properties()
+    {
+        return properties;
+    }
+}
