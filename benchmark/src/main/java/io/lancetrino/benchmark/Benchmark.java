@@ -43,6 +43,7 @@ public final class Benchmark
             List<MetadataTimings.SplitPlanning> planning = List.of();
             List<MetadataTimings.VersionResolution> versions = List.of();
             List<CloneTimings.CloneTime> clones = List.of();
+            List<CleanupTimings.CleanupTime> cleanups = List.of();
             // a run of chosen queries (for profiling, say) measures nothing else
             if (options.queries().isEmpty()) {
                 for (String table : List.of("lineitem", "orders")) {
@@ -52,6 +53,7 @@ public final class Benchmark
                 planning = MetadataTimings.splitPlanning(environment, options.fragmentCounts());
                 versions = MetadataTimings.versionResolution(environment, options.versionCount());
                 clones = CloneTimings.measure(environment);
+                cleanups = CleanupTimings.measure(environment, List.of(Math.min(1000, options.versionCount()), options.versionCount()));
             }
             BenchmarkReport report = new BenchmarkReport(
                     options.scale(),
@@ -67,7 +69,8 @@ public final class Benchmark
                     planning,
                     versions,
                     clones,
-                    List.of("cleanup time: the connector has no cleanup yet"));
+                    cleanups,
+                    List.of());
             report.write(options.outputDirectory());
             return report;
         }

@@ -30,6 +30,7 @@ public record BenchmarkReport(
         List<MetadataTimings.SplitPlanning> splitPlanning,
         List<MetadataTimings.VersionResolution> versionResolution,
         List<CloneTimings.CloneTime> clones,
+        List<CleanupTimings.CleanupTime> cleanups,
         List<String> notMeasured)
 {
     public BenchmarkReport
@@ -42,6 +43,7 @@ public record BenchmarkReport(
         splitPlanning = List.copyOf(splitPlanning);
         versionResolution = List.copyOf(versionResolution);
         clones = List.copyOf(clones);
+        cleanups = List.copyOf(cleanups);
         notMeasured = List.copyOf(notMeasured);
     }
 
@@ -103,6 +105,14 @@ public record BenchmarkReport(
             out.append("|---|---:|---:|---:|---:|\n");
             for (CloneTimings.CloneTime clone : clones) {
                 out.append("| %s | %,d | %,d | %.4f | %.3f |%n".formatted(clone.table(), clone.rows(), clone.dataBytes(), clone.shallowSeconds(), clone.deepSeconds()));
+            }
+        }
+        if (!cleanups.isEmpty()) {
+            out.append("\n| versions | fragments | cleanup dry run s | cleanup keeping all s | cleanup to latest s | versions removed | files removed |\n");
+            out.append("|---:|---:|---:|---:|---:|---:|---:|\n");
+            for (CleanupTimings.CleanupTime cleanup : cleanups) {
+                out.append("| %,d | %,d | %.2f | %.2f | %.2f | %,d | %,d |%n".formatted(cleanup.versions(), cleanup.fragments(), cleanup.dryRunSeconds(), cleanup.keepAllSeconds(),
+                        cleanup.cleanupSeconds(), cleanup.versionsRemoved(), cleanup.filesRemoved()));
             }
         }
         if (!notMeasured.isEmpty()) {

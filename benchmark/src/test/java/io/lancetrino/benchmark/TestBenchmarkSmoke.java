@@ -45,6 +45,13 @@ class TestBenchmarkSmoke
             assertThat(clone.shallowSeconds()).isPositive();
             assertThat(clone.deepSeconds()).isPositive();
         });
+        // versions 2 to 30 append 10 fragments each; cleanup keeps only the latest
+        assertThat(report.cleanups()).extracting(CleanupTimings.CleanupTime::versions).containsExactly(30, 30);
+        assertThat(report.cleanups()).allSatisfy(cleanup -> {
+            assertThat(cleanup.fragments()).isEqualTo(290);
+            assertThat(cleanup.versionsRemoved()).isEqualTo(29);
+            assertThat(cleanup.filesRemoved()).isGreaterThanOrEqualTo(29 + 290);
+        });
         // about a hundredth of the rows
         assertThat(report.clones().get(1).rows() * 100).isBetween(report.clones().get(0).rows() / 2, report.clones().get(0).rows() * 2);
 
@@ -52,7 +59,7 @@ class TestBenchmarkSmoke
         assertThat(json.get("queries")).hasSize(BenchmarkQuery.ALL.size());
         assertThat(json.get("reader").get("sdkRowsPerSecond").asDouble()).isPositive();
         String markdown = Files.readString(output.resolve("benchmark.md"));
-        for (String name : List.of("q1", "q6_old_version", "| table |", "lineitem", "Lance SDK dataset scan", "page source / SDK", "| fragments |", "| versions |", "| cloned table |")) {
+        for (String name : List.of("q1", "q6_old_version", "| table |", "lineitem", "Lance SDK dataset scan", "page source / SDK", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s")) {
             assertThat(markdown).contains(name);
         }
 
@@ -63,6 +70,6 @@ class TestBenchmarkSmoke
         assertThat(second.queries()).extracting(QueryTimings.QueryResult::name).containsExactly("q6", "point_lookup");
         assertThat(second.reader()).isEmpty();
         // no empty tables for what was not measured
-        assertThat(second.markdown()).contains("| q6 |").doesNotContain("| table |", "| fragments |", "| versions |", "| cloned table |");
+        assertThat(second.markdown()).contains("| q6 |").doesNotContain("| table |", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s");
     }
 }

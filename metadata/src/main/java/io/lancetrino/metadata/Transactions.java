@@ -19,14 +19,19 @@ public final class Transactions
 
     public static Optional<Transaction> read(TableFileSystem fileSystem, TableSnapshot snapshot)
     {
-        if (snapshot.manifestFile().inlineTransaction().isPresent()) {
-            return snapshot.manifestFile().inlineTransaction();
+        return read(fileSystem, snapshot.datasetLocation(), snapshot.manifestFile());
+    }
+
+    public static Optional<Transaction> read(TableFileSystem fileSystem, String datasetLocation, ManifestFile manifestFile)
+    {
+        if (manifestFile.inlineTransaction().isPresent()) {
+            return manifestFile.inlineTransaction();
         }
-        String name = snapshot.manifest().getTransactionFile();
+        String name = manifestFile.manifest().getTransactionFile();
         if (name.isEmpty()) {
             return Optional.empty();
         }
-        String location = TableFileSystem.join(snapshot.datasetLocation(), "_transactions/" + name);
+        String location = TableFileSystem.join(datasetLocation, "_transactions/" + name);
         try {
             return Optional.of(Transaction.parseFrom(fileSystem.readFile(location)));
         }

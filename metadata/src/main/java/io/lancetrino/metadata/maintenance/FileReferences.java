@@ -1,18 +1,26 @@
 package io.lancetrino.metadata.maintenance;
 
 import io.lancetrino.metadata.FilePaths;
-import io.lancetrino.metadata.TableSnapshot;
-import io.lancetrino.metadata.fs.TableFileSystem;
+import io.lancetrino.metadata.LanceTableException;
+import io.lancetrino.metadata.ManifestFile;
+import io.lancetrino.metadata.proto.BasePath;
 import io.lancetrino.metadata.proto.DataFile;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.proto.IndexMetadata;
 
+import java.nio.ByteBuffer;
+import java.util.HashMap;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
+import java.util.UUID;
+
+import static io.lancetrino.metadata.LanceErrorKind.CORRUPT_MANIFEST;
 
 /**
  * The mark set: every file that some manifest reaches, through its base paths included, as normalized locations.
- * Index files count by their index's directory, whose content the manifest does not list.
+ * Index files count by their index's directory, whose content the manifest does not list. Directories are resolved
+ * once per manifest, so marking costs one string per file entry.
  */
 final class FileReferences
 {
@@ -21,25 +29,60 @@ final class FileReferences
     private final Set<String> files = new HashSet<>();
     private final Set<String> indexDirectories = new HashSet<>();
 
-    void add(TableSnapshot snapshot)
+    /**
+     * @param datasetLocation the directory of the dataset (main or a branch) the manifest belongs to
+     */
+    void add(String datasetLocation, ManifestFile manifestFile)
     {
-        String dataset = snapshot.datasetLocation();
-        files.add(Locations.normalize(snapshot.manifestFile().location()));
-        String transaction = snapshot.manifest().getTransactionFile();
+        String dataset = Locations.normalize(datasetLocation);
+        files.add(Locations.normalize(manifestFile.location()));
+        String transaction = manifestFile.manifest().getTransactionFile();
         if (!transaction.isEmpty()) {
-            files.add(Locations.normalize(TableFileSystem.join(dataset, "_transactions/" + transaction)));
+            files.add(dataset + "/_transactions/" + transaction);
         }
-        for (DataFragment fragment : snapshot.manifest().getFragmentsList()) {
+        Map<Integer, BasePath> bases = new HashMap<>();
+        Map<Integer, String> baseRoots = new HashMap<>();
+        for (BasePath base : manifestFile.manifest().getBasePathsList()) {
+            bases.put(base.getId(), base);
+            baseRoots.put(base.getId(), Locations.normalize(base.getPath()));
+        }
+        String dataDirectory = dataset + "/data/";
+        String deletionDirectory = dataset + "/_deletions/";
+        for (DataFragment fragment : manifestFile.manifest().getFragmentsList()) {
             for (DataFile file : fragment.getFilesList()) {
-                files.add(Locations.normalize(FilePaths.dataFile(snapshot, fragment, file)));
+                if (!file.hasBaseId()) {
+                    files.add(dataDirectory + file.getPath());
+                }
+                else {
+                    BasePath base = base(bases, file.getBaseId(), manifestFile);
+                    String root = baseRoots.get(base.getId());
+                    files.add((base.getIsDatasetRoot() ? root + "/data/" : root + "/") + file.getPath());
+                }
             }
-            FilePaths.deletionFile(snapshot, fragment).ifPresent(location -> files.add(Locations.normalize(location)));
+            if (fragment.hasDeletionFile()) {
+                String name = FilePaths.deletionFileName(fragment.getId(), fragment.getDeletionFile());
+                files.add(fragment.getDeletionFile().hasBaseId()
+                        ? baseRoots.get(base(bases, fragment.getDeletionFile().getBaseId(), manifestFile).getId()) + "/_deletions/" + name
+                        : deletionDirectory + name);
+            }
         }
-        snapshot.manifestFile().indexSection().ifPresent(section -> {
+        manifestFile.indexSection().ifPresent(section -> {
             for (IndexMetadata index : section.getIndicesList()) {
-                indexDirectories.add(Locations.normalize(FilePaths.indexDirectory(snapshot, index)));
+                String root = index.hasBaseId() ? baseRoots.get(base(bases, index.getBaseId(), manifestFile).getId()) : dataset;
+                ByteBuffer uuid = index.getUuid().getUuid().asReadOnlyByteBuffer();
+                indexDirectories.add(root + INDICES + new UUID(uuid.getLong(), uuid.getLong()));
             }
         });
+    }
+
+    private static BasePath base(Map<Integer, BasePath> bases, int id, ManifestFile manifestFile)
+    {
+        BasePath base = bases.get(id);
+        if (base == null) {
+            throw new LanceTableException(CORRUPT_MANIFEST,
+                    "Manifest %s refers to base path id %s, which it does not define".formatted(manifestFile.location(), id));
+        }
+        return base;
     }
 
     boolean contains(String normalizedLocation)
@@ -53,10 +96,5 @@ final class FileReferences
         }
         int end = normalizedLocation.indexOf('/', indices + INDICES.length());
         return end > 0 && indexDirectories.contains(normalizedLocation.substring(0, end));
-    }
-
-    int size()
-    {
-        return files.size();
     }
 }

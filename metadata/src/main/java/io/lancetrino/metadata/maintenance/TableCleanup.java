@@ -3,7 +3,7 @@ package io.lancetrino.metadata.maintenance;
 import com.google.common.collect.ImmutableList;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
-import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.ManifestFile;
 import io.lancetrino.metadata.Transactions;
 import io.lancetrino.metadata.clone.ClonePin;
 import io.lancetrino.metadata.clone.ClonePins;
@@ -63,6 +63,9 @@ public final class TableCleanup
 
     private record Expired(Point point, String manifestLocation) {}
 
+    // a version's manifest with the directory of the dataset it belongs to
+    private record Read(String datasetLocation, ManifestFile manifestFile) {}
+
     private final class Mark
     {
         final FileReferences live = new FileReferences();
@@ -73,10 +76,10 @@ public final class TableCleanup
         final Set<Optional<String>> datasets = new HashSet<>();
         final List<ClonePin> stalePins = new ArrayList<>();
 
-        void keep(Point point, KeepReason reason, TableSnapshot snapshot)
+        void keep(Point point, KeepReason reason, Read read)
         {
             kept.put(point, reason);
-            live.add(snapshot);
+            live.add(read.datasetLocation(), read.manifestFile());
         }
     }
 
@@ -123,51 +126,65 @@ public final class TableCleanup
         Set<Point> mergeRelated = new HashSet<>();
         for (Optional<String> dataset : datasets) {
             mark.datasets.add(dataset);
-            List<Long> versions = table.listVersions(dataset);
+            String location = table.datasetLocation(dataset);
+            List<ManifestScanner.VersionFile> versions = ManifestScanner.list(table, dataset);
             for (int i = 0; i < versions.size(); i++) {
-                Point point = new Point(dataset, versions.get(i));
+                ManifestScanner.VersionFile file = versions.get(i);
+                Point point = new Point(dataset, file.version());
                 boolean latest = i == versions.size() - 1;
+                KeepReason reason = latest ? KeepReason.LATEST : protectedVersions.get(point);
                 if (mark.seen.contains(point)) {
                     // decided before; a version may only become protected later (a new tag or branch)
-                    KeepReason reason = latest ? KeepReason.LATEST : protectedVersions.get(point);
-                    if (reason != null && mark.expired.remove(point) != null) {
-                        mark.keep(point, reason, table.snapshot(dataset, point.version()));
+                    KeepReason late = reason;
+                    if (late != null && mark.expired.remove(point) != null) {
+                        ManifestScanner.read(table, file).ifPresent(manifest -> mark.keep(point, late, new Read(location, manifest)));
                     }
                     continue;
                 }
                 mark.seen.add(point);
-                TableSnapshot snapshot = table.snapshot(dataset, point.version());
-                KeepReason reason = latest ? KeepReason.LATEST : protectedVersions.get(point);
-                if (reason == null && !RefResolver.commitTime(snapshot).isBefore(cutoff)) {
+                Optional<ManifestFile> manifest = ManifestScanner.read(table, file);
+                if (manifest.isEmpty()) {
+                    continue;
+                }
+                Read read = new Read(location, manifest.get());
+                if (reason == null && !commitTime(manifest.get()).isBefore(cutoff)) {
                     reason = KeepReason.WITHIN_RETENTION;
                 }
-                if (reason == null && mergeLink(snapshot, branches).map(mergeRelated::add).orElse(false)) {
+                if (reason == null && mergeLink(read, branches).map(mergeRelated::add).orElse(false)) {
                     reason = KeepReason.BRANCH_POINT;
                 }
                 if (reason == null) {
-                    mark.expired.put(point, new Expired(point, snapshot.manifestFile().location()));
-                    mark.expiredReferences.add(snapshot);
+                    mark.expired.put(point, new Expired(point, file.location()));
+                    mark.expiredReferences.add(location, manifest.get());
                 }
                 else {
-                    mark.keep(point, reason, snapshot);
+                    mark.keep(point, reason, read);
                 }
             }
         }
         // the versions kept merges brought over, found only once every merge commit was read
         for (Point point : mergeRelated) {
-            if (point.version() >= 0 && mark.expired.remove(point) != null) {
-                mark.keep(point, KeepReason.BRANCH_POINT, table.snapshot(point.branch(), point.version()));
+            Expired expired = point.version() >= 0 ? mark.expired.remove(point) : null;
+            if (expired != null) {
+                ManifestScanner.read(table, new ManifestScanner.VersionFile(point.version(), expired.manifestLocation()))
+                        .ifPresent(manifest -> mark.keep(point, KeepReason.BRANCH_POINT, new Read(table.datasetLocation(point.branch()), manifest)));
             }
         }
+    }
+
+    private static Instant commitTime(ManifestFile manifest)
+    {
+        var timestamp = manifest.manifest().getTimestamp();
+        return Instant.ofEpochSecond(timestamp.getSeconds(), timestamp.getNanos());
     }
 
     /**
      * A merge commit whose source still exists keeps itself and the source version it brought over, so later merges
      * find their base; returns the source version ({@code -1} for a clone source, whose versions live elsewhere).
      */
-    private Optional<Point> mergeLink(TableSnapshot snapshot, List<BranchRef> branches)
+    private Optional<Point> mergeLink(Read read, List<BranchRef> branches)
     {
-        Optional<Transaction> transaction = Transactions.read(table.fileSystem(), snapshot);
+        Optional<Transaction> transaction = Transactions.read(table.fileSystem(), read.datasetLocation(), read.manifestFile());
         if (transaction.isEmpty() || !MergeRecords.isMergeCommit(transaction.get())) {
             return Optional.empty();
         }
@@ -239,8 +256,9 @@ public final class TableCleanup
         datasets.add(Optional.empty());
         other.refs().listBranches().forEach(branch -> datasets.add(Optional.of(branch.name())));
         for (Optional<String> dataset : datasets) {
-            for (long version : other.listVersions(dataset)) {
-                references.add(other.snapshot(dataset, version));
+            String location = other.datasetLocation(dataset);
+            for (ManifestScanner.VersionFile file : ManifestScanner.list(other, dataset)) {
+                ManifestScanner.read(other, file).ifPresent(manifest -> references.add(location, manifest));
             }
         }
     }
