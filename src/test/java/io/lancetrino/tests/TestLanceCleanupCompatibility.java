@@ -99,12 +99,15 @@ final class TestLanceCleanupCompatibility
         assertThat(metric(computeActual("ALTER TABLE history EXECUTE merge_branch(source => 'dev')"), "target_version")).isEqualTo(8);
         assertUpdate("DELETE FROM history @ dev WHERE id >= 100", 5);
         assertUpdate("INSERT INTO history VALUES (30, 'name-30')", 1);
-        // the SDK's own shallow clone of main 5, in another schema of the warehouse
+        // the SDK's own shallow clones: of main 5 in another schema of the warehouse, of main 7 outside it
         Path sdkClone = cloneTable("sdk_clone");
+        Path outsideClone = TemporaryWarehouses.create("lance-outside").resolve("outside_clone.lance");
         try (BufferAllocator allocator = LanceFixtures.newAllocator();
                 Dataset dataset = LanceFixtures.open(allocator, table);
-                Dataset clone = dataset.shallowClone(sdkClone.toUri().toString(), Ref.ofMain(5))) {
+                Dataset clone = dataset.shallowClone(sdkClone.toUri().toString(), Ref.ofMain(5));
+                Dataset outside = dataset.shallowClone(outsideClone.toUri().toString(), Ref.ofMain(7))) {
             assertThat(clone.version()).isEqualTo(5);
+            assertThat(outside.version()).isEqualTo(7);
         }
         Path trinoClone = cloneTable("trino_clone");
         assertThat(trinoVersions("history")).isEqualTo(List.of(1L, 2L, 3L, 4L, 5L, 6L, 7L, 8L, 9L));
@@ -145,6 +148,8 @@ final class TestLanceCleanupCompatibility
         assertThat(compared).isEqualTo(6 + 4 + 2 + 3);
         assertSameAsBefore("lab.trino_clone", trinoClone, Ref.ofMain(), before);
         assertSameAsBefore("lab.sdk_clone", sdkClone, Ref.ofMain(), before);
+        // a clone outside the warehouse is invisible to this cleanup as to Lance's: main 7's deletion file went
+        assertThatThrownBy(() -> SdkScans.scan(outsideClone, Ref.ofMain())).hasMessageMatching("(?s).*Not found: .*history\\.lance/_deletions/.*");
         // what went is gone for the SDK too
         for (Ref removed : List.of(Ref.ofMain(1), Ref.ofMain(2), Ref.ofMain(7), Ref.ofBranch("dev", 4), Ref.ofBranch("deeper", 6))) {
             assertThatThrownBy(() -> SdkScans.countRows(table, removed)).as("%s", removed).hasMessageContaining("was not found");
@@ -269,8 +274,16 @@ final class TestLanceCleanupCompatibility
 
         // 2. on main, tags ignored: main 1, 5..9 go; main 3 (gold) and the fork points 2 and 4 stay; branch
         // directories are not looked at. Lance drops the transaction files of the fork points it keeps.
-        RemovalStats main = sdkCleanup(table, Ref.ofMain(), CleanupPolicy.builder().withBeforeVersion(10).withErrorIfTaggedOldVersions(false).build());
+        // Cascading into referenced branches changes nothing: Lance cascades only into branches that carry
+        // lance.auto_cleanup.* config, which tables made here do not.
+        RemovalStats main = sdkCleanup(table, Ref.ofMain(), CleanupPolicy.builder()
+                .withBeforeVersion(10)
+                .withErrorIfTaggedOldVersions(false)
+                .withCleanReferencedBranches(true)
+                .build());
         assertThat(main.getOldVersions()).isEqualTo(6);
+        assertThat(main.getDataFilesRemoved()).isEqualTo(0);
+        assertThat(main.getDeletionFilesRemoved()).isEqualTo(1);
         assertThat(sdkVersions(table, Ref.ofMain())).isEqualTo(List.of(2L, 3L, 4L, 10L));
         assertThat(versionsWithoutTransactionFile(table)).isEqualTo(List.of(2L, 4L));
         assertThat(filesUnder(table, "tree/")).isEqualTo(filesUnder(filesBefore, "tree/"));
