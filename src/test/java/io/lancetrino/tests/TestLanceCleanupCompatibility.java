@@ -118,6 +118,7 @@ final class TestLanceCleanupCompatibility
         before.put("lab.trino_clone", trinoRows("lab.trino_clone"));
         before.put("lab.sdk_clone", trinoRows("lab.sdk_clone"));
         assertThat(before.get("lab.sdk_clone")).containsExactlyInAnyOrderElementsOf(before.get("history FOR VERSION AS OF 5"));
+        assertThat(SdkScans.scanRows(outsideClone, Ref.ofMain(), List.of("id", "name"))).containsExactlyInAnyOrderElementsOf(before.get("history FOR VERSION AS OF 7"));
         // main reads the merged rows from files only dev's directory holds
         assertThat(ids(before.get("history"))).contains(100L, 101L, 102L, 103L, 104L).doesNotContain(0L, 1L, 2L, 11L);
         age(table);
@@ -272,10 +273,11 @@ final class TestLanceCleanupCompatibility
                 .hasMessageContaining("\"devtag\": 3");
         assertThat(files(table)).isEqualTo(filesBefore);
 
-        // 2. on main, tags ignored: main 1, 5..9 go; main 3 (gold) and the fork points 2 and 4 stay; branch
-        // directories are not looked at. Lance drops the transaction files of the fork points it keeps.
-        // Cascading into referenced branches changes nothing: Lance cascades only into branches that carry
-        // lance.auto_cleanup.* config, which tables made here do not.
+        // 2. on main, without that error: main 1, 5..9 go; main 3 (gold) and the fork points 2 (dev) and 4 (fix) stay,
+        // but Lance drops the transaction files of the fork points it keeps. Tags count on their own branch only:
+        // main 5 goes although deeptag names deeper 5. Branch directories are not touched, even with the cascade
+        // into referenced branches on (Lance's source cascades only into branches with lance.auto_cleanup.* config,
+        // which tables made here do not carry).
         RemovalStats main = sdkCleanup(table, Ref.ofMain(), CleanupPolicy.builder()
                 .withBeforeVersion(10)
                 .withErrorIfTaggedOldVersions(false)
