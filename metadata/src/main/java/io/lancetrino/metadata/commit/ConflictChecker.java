@@ -25,8 +25,8 @@ import static io.lancetrino.metadata.proto.Transaction.OperationCase.UPDATE_MEM_
 
 /**
  * Lance's conflict rules for the operations this connector commits, judged against one transaction another writer
- * committed after our read version. Appends never conflict; deletes and updates on different fragments rebase;
- * changes to the same fragment must be re-run.
+ * committed after our read version. Appends never conflict; deletes, updates and compactions on different fragments
+ * rebase; changes to the same fragment must be re-run.
  */
 public final class ConflictChecker
 {
@@ -60,8 +60,31 @@ public final class ConflictChecker
                 }
                 yield their == MERGE || their == PROJECT ? Outcome.RETRYABLE : Outcome.COMPATIBLE;
             }
+            case REWRITE -> checkRewrite(mine, theirs);
             case UPDATE_CONFIG -> their == UPDATE_CONFIG || their == OVERWRITE ? Outcome.RETRYABLE : Outcome.COMPATIBLE;
             case OVERWRITE, RESTORE, CLONE -> their == UPDATE_MEM_WAL_STATE ? Outcome.INCOMPATIBLE : Outcome.COMPATIBLE;
+            default -> Outcome.RETRYABLE;
+        };
+    }
+
+    /**
+     * A compaction holds as long as the fragments it replaced are as it read them: appends and metadata changes
+     * commute with it; a change to one of its fragments, a schema change adding data files and a new index (whose
+     * fragment bitmap may name the old fragments) mean compacting again.
+     */
+    private static Outcome checkRewrite(Transaction mine, Transaction theirs)
+    {
+        OperationCase their = theirs.getOperationCase();
+        return switch (their) {
+            case OVERWRITE, RESTORE -> Outcome.INCOMPATIBLE;
+            case MERGE, CREATE_INDEX -> Outcome.RETRYABLE;
+            case DELETE, UPDATE, REWRITE, DATA_REPLACEMENT -> {
+                Set<Long> touched = touchedFragments(theirs);
+                touched.retainAll(touchedFragments(mine));
+                yield touched.isEmpty() ? Outcome.COMPATIBLE : Outcome.RETRYABLE;
+            }
+            case APPEND, RESERVE_FRAGMENTS, PROJECT, CLONE, UPDATE_CONFIG, UPDATE_BASES, UPDATE_MEM_WAL_STATE -> Outcome.COMPATIBLE;
+            // an operation this connector does not know may have changed anything
             default -> Outcome.RETRYABLE;
         };
     }

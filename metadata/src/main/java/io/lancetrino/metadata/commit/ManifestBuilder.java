@@ -74,6 +74,13 @@ public final class ManifestBuilder
                     maxFragmentId = Math.max(maxFragmentId, fragment.getId());
                 }
             }
+            case REWRITE -> {
+                List<DataFragment> fragments = new ArrayList<>(base.getFragmentsList());
+                for (Transaction.RewriteGroup group : rewriteGroups(transaction.getRewrite())) {
+                    maxFragmentId = rewrite(fragments, group, maxFragmentId, version);
+                }
+                next.clearFragments().addAllFragments(fragments);
+            }
             case UPDATE_CONFIG -> applyConfig(next, transaction.getUpdateConfig());
             default -> throw new LanceTableException(LanceErrorKind.UNSUPPORTED_FEATURE, "This connector cannot commit a %s operation".formatted(transaction.getOperationCase()));
         }
@@ -120,6 +127,53 @@ public final class ManifestBuilder
             into.add(fragment.toBuilder().setId(next).build());
         }
         return next;
+    }
+
+    /**
+     * Lance's compaction writes groups; older writers put one group's fragments in the deprecated top-level fields.
+     */
+    private static List<Transaction.RewriteGroup> rewriteGroups(Transaction.Rewrite rewrite)
+    {
+        if (rewrite.getGroupsCount() > 0 || rewrite.getOldFragmentsCount() == 0) {
+            return rewrite.getGroupsList();
+        }
+        return List.of(Transaction.RewriteGroup.newBuilder()
+                .addAllOldFragments(rewrite.getOldFragmentsList())
+                .addAllNewFragments(rewrite.getNewFragmentsList())
+                .build());
+    }
+
+    /**
+     * Replaces the group's old fragments, which must still be a contiguous run of the fragment list, in place by its
+     * new fragments, as Lance does: rows keep their position in a scan, and the ids of fragments a concurrent append
+     * added stay where they are. New fragments get ids after {@code maxFragmentId}.
+     */
+    private static long rewrite(List<DataFragment> fragments, Transaction.RewriteGroup group, long maxFragmentId, long version)
+    {
+        if (group.getOldFragmentsCount() == 0) {
+            throw new LanceTableException(LanceErrorKind.INCOMPATIBLE_CHANGE, "A rewrite group for version %s names no fragments to replace".formatted(version));
+        }
+        long first = group.getOldFragments(0).getId();
+        int start = 0;
+        while (start < fragments.size() && fragments.get(start).getId() != first) {
+            start++;
+        }
+        if (start == fragments.size()) {
+            throw new LanceTableException(LanceErrorKind.COMMIT_CONFLICT, "Fragment %s, which this rewrite replaces, no longer exists in the table as of version %s".formatted(first, version - 1));
+        }
+        for (int i = 1; i < group.getOldFragmentsCount(); i++) {
+            long expected = group.getOldFragments(i).getId();
+            if (start + i >= fragments.size() || fragments.get(start + i).getId() != expected) {
+                throw new LanceTableException(LanceErrorKind.COMMIT_CONFLICT, "Fragment %s, which this rewrite replaces, no longer follows fragment %s in the table as of version %s; Lance rewrites only contiguous fragments"
+                        .formatted(expected, group.getOldFragments(i - 1).getId(), version - 1));
+            }
+        }
+        List<DataFragment> replacements = new ArrayList<>();
+        long assigned = assignIds(group.getNewFragmentsList(), maxFragmentId, replacements);
+        List<DataFragment> range = fragments.subList(start, start + group.getOldFragmentsCount());
+        range.clear();
+        range.addAll(replacements);
+        return assigned;
     }
 
     private static List<DataFragment> replace(List<DataFragment> base, List<DataFragment> updated, Set<Long> removed)

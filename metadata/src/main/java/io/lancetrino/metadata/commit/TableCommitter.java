@@ -95,7 +95,14 @@ public final class TableCommitter
             for (long version = readVersion + 1; version <= latest; version++) {
                 checkConflict(table, branch, transaction, version);
             }
-            Manifest manifest = settings.apply(ManifestBuilder.apply(base.manifest(), transaction, latest + 1, transactionFile, clock.instant()));
+            Manifest manifest;
+            try {
+                manifest = settings.apply(ManifestBuilder.apply(base.manifest(), transaction, latest + 1, transactionFile, clock.instant()));
+            }
+            catch (LanceTableException e) {
+                // the builder knows fragments, not tables
+                throw new LanceTableException(e.kind(), "Table %s: %s".formatted(table.displayName(), e.getMessage()), e);
+            }
             // indices live in their own section of the manifest file; this connector keeps them unless it replaces the data
             Optional<IndexSection> indices = manifest.hasIndexSection() ? base.manifestFile().indexSection() : Optional.empty();
             try {
