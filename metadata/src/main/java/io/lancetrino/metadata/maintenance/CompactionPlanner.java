@@ -1,0 +1,142 @@
+package io.lancetrino.metadata.maintenance;
+
+import io.lancetrino.metadata.FeatureFlags;
+import io.lancetrino.metadata.LanceErrorKind;
+import io.lancetrino.metadata.LanceTableException;
+import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.VersionSummary;
+import io.lancetrino.metadata.proto.DataFragment;
+import io.lancetrino.metadata.proto.IndexMetadata;
+import io.lancetrino.metadata.proto.IndexSection;
+import io.lancetrino.metadata.proto.Manifest;
+import org.roaringbitmap.RoaringBitmap;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+import static com.google.common.base.Preconditions.checkArgument;
+
+/**
+ * Plans a compaction the way Lance's {@code plan_compaction} does, from the manifest alone: a fragment is a candidate
+ * when it has fewer live rows than the target or more than 10% of its rows deleted (Lance's
+ * {@code materialize_deletions_threshold}); contiguous runs of candidates are cut into groups of at most the target's
+ * live rows (a single fragment with more rows than the target stays a group of its own); a group of one fragment is
+ * rewritten only for its deleted rows, since it gains nothing in size.
+ *
+ * <p>Fragments an index covers are never candidates: Lance remaps the row addresses an index stores when it compacts
+ * indexed fragments, and this connector does not write indices, so it leaves them as they are. Tables with stable row
+ * ids are refused: their rewritten rows would need row-id sequences this connector does not write.
+ */
+public final class CompactionPlanner
+{
+    /** Lance's default {@code materialize_deletions_threshold} */
+    public static final double MATERIALIZE_DELETIONS_THRESHOLD = 0.1;
+
+    private CompactionPlanner() {}
+
+    public static CompactionPlan plan(String table, TableSnapshot snapshot, long targetRowsPerFragment)
+    {
+        return plan(table + " " + snapshot.describe(), snapshot.manifest(), snapshot.manifestFile().indexSection(), targetRowsPerFragment);
+    }
+
+    /**
+     * @param table how errors name the table and version
+     */
+    public static CompactionPlan plan(String table, Manifest manifest, Optional<IndexSection> indices, long targetRowsPerFragment)
+    {
+        checkArgument(targetRowsPerFragment > 0, "targetRowsPerFragment must be positive");
+        if ((manifest.getWriterFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0) {
+            throw new LanceTableException(LanceErrorKind.UNSUPPORTED_FEATURE, "Table %s uses stable row ids; this connector cannot compact it because the rewritten rows would need row-id sequences it does not write"
+                    .formatted(table));
+        }
+        IndexedFragments indexed = IndexedFragments.of(table, indices);
+        List<CompactionPlan.Group> groups = new ArrayList<>();
+        List<DataFragment> run = new ArrayList<>();
+        for (DataFragment fragment : manifest.getFragmentsList()) {
+            if (!indexed.contains(fragment.getId()) && isCandidate(fragment, targetRowsPerFragment)) {
+                run.add(fragment);
+                continue;
+            }
+            bin(run, targetRowsPerFragment, groups);
+            run.clear();
+        }
+        bin(run, targetRowsPerFragment, groups);
+        return new CompactionPlan(manifest.getVersion(), targetRowsPerFragment, manifest.getFragmentsCount(), groups);
+    }
+
+    static long liveRows(DataFragment fragment)
+    {
+        return fragment.getPhysicalRows() - VersionSummary.deletedRows(fragment);
+    }
+
+    private static boolean isCandidate(DataFragment fragment, long targetRowsPerFragment)
+    {
+        return liveRows(fragment) < targetRowsPerFragment || hasManyDeletions(fragment);
+    }
+
+    private static boolean hasManyDeletions(DataFragment fragment)
+    {
+        return fragment.getPhysicalRows() > 0 && VersionSummary.deletedRows(fragment) > MATERIALIZE_DELETIONS_THRESHOLD * fragment.getPhysicalRows();
+    }
+
+    /**
+     * Cuts a contiguous run of candidates into groups of at most the target's live rows, in order.
+     */
+    private static void bin(List<DataFragment> run, long targetRowsPerFragment, List<CompactionPlan.Group> groups)
+    {
+        List<DataFragment> group = new ArrayList<>();
+        long rows = 0;
+        for (DataFragment fragment : run) {
+            long live = liveRows(fragment);
+            if (!group.isEmpty() && rows + live > targetRowsPerFragment) {
+                emit(group, groups);
+                group = new ArrayList<>();
+                rows = 0;
+            }
+            group.add(fragment);
+            rows += live;
+        }
+        emit(group, groups);
+    }
+
+    private static void emit(List<DataFragment> group, List<CompactionPlan.Group> groups)
+    {
+        if (group.size() > 1 || (group.size() == 1 && hasManyDeletions(group.getFirst()))) {
+            groups.add(new CompactionPlan.Group(group));
+        }
+    }
+
+    /**
+     * The fragments named by the {@code fragment_bitmap} of any index; an index without a bitmap (older Lance) may
+     * cover any fragment.
+     */
+    private record IndexedFragments(boolean all, RoaringBitmap ids)
+    {
+        static IndexedFragments of(String table, Optional<IndexSection> indices)
+        {
+            RoaringBitmap ids = new RoaringBitmap();
+            for (IndexMetadata index : indices.map(IndexSection::getIndicesList).orElse(List.of())) {
+                if (index.getFragmentBitmap().isEmpty()) {
+                    return new IndexedFragments(true, ids);
+                }
+                RoaringBitmap bitmap = new RoaringBitmap();
+                try {
+                    bitmap.deserialize(ByteBuffer.wrap(index.getFragmentBitmap().toByteArray()));
+                }
+                catch (IOException | RuntimeException e) {
+                    throw new LanceTableException(LanceErrorKind.CORRUPT_MANIFEST, "Table %s: index %s has a corrupt fragment bitmap: %s".formatted(table, index.getName(), e.getMessage()), e);
+                }
+                ids.or(bitmap);
+            }
+            return new IndexedFragments(false, ids);
+        }
+
+        boolean contains(long fragmentId)
+        {
+            return all || (fragmentId >= 0 && fragmentId <= 0xFFFF_FFFFL && ids.contains((int) fragmentId));
+        }
+    }
+}
