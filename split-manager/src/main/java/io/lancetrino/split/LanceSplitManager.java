@@ -17,7 +17,6 @@ import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.Constraint;
 
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
@@ -70,15 +69,13 @@ public final class LanceSplitManager
                 if (remaining <= 0) {
                     break;
                 }
-                List<LanceDataFile> files = dataFiles(snapshot, fragment);
-                Optional<String> deletionFile = FilePaths.deletionFile(snapshot, fragment);
-                long physicalRows = fragment.getPhysicalRows();
-                long deletedRows = fragment.hasDeletionFile() ? fragment.getDeletionFile().getNumDeletedRows() : 0;
+                LanceSplit whole = fragmentSplit(table, snapshot, fragment);
+                long physicalRows = whole.physicalRows();
                 for (long start = 0; start < physicalRows && remaining > 0; start += maxSplitRows) {
                     long end = Math.min(physicalRows, start + maxSplitRows);
-                    splits.add(new LanceSplit(table, fragment.getId(), files, start, end, deletionFile, physicalRows, deletedRows));
+                    splits.add(new LanceSplit(table, fragment.getId(), whole.dataFiles(), start, end, whole.deletionFile(), physicalRows, whole.deletedRows()));
                     // deletions are not located per range here, so count only rows that surely survive
-                    remaining -= Math.max(0, end - start - deletedRows);
+                    remaining -= Math.max(0, end - start - whole.deletedRows());
                 }
             }
         }
@@ -86,6 +83,19 @@ public final class LanceSplitManager
             throw LanceErrorCode.toTrinoException(e);
         }
         return splits.build();
+    }
+
+    /**
+     * All rows of one fragment of the snapshot, with its data and deletion files resolved; also what a compaction
+     * reads a fragment's surviving rows through.
+     *
+     * @param table how errors name the table
+     */
+    public static LanceSplit fragmentSplit(String table, TableSnapshot snapshot, DataFragment fragment)
+    {
+        long physicalRows = fragment.getPhysicalRows();
+        long deletedRows = fragment.hasDeletionFile() ? fragment.getDeletionFile().getNumDeletedRows() : 0;
+        return new LanceSplit(table, fragment.getId(), dataFiles(snapshot, fragment), 0, physicalRows, FilePaths.deletionFile(snapshot, fragment), physicalRows, deletedRows);
     }
 
     private static List<LanceDataFile> dataFiles(TableSnapshot snapshot, DataFragment fragment)

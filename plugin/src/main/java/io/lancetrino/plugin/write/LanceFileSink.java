@@ -7,6 +7,7 @@ import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.metadata.schema.LanceFields;
 import io.lancetrino.split.arrow.ArrowWriters;
+import io.lancetrino.split.arrow.TrinoTypes;
 import io.lancetrino.split.fs.LanceFileSystems;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.lancetrino.split.LanceErrorCode.LANCE_FILESYSTEM_ERROR;
 import static java.util.Objects.requireNonNull;
 
@@ -29,7 +31,7 @@ import static java.util.Objects.requireNonNull;
  * Writes pages into new Lance data files through the Lance SDK, one fragment per file of at most
  * {@code maxRowsPerFile} rows, and describes each as a {@link DataFragment} whose ids the commit assigns.
  */
-final class LanceFileSink
+public final class LanceFileSink
 {
     private final TableFileSystem fileSystem;
     private final String dataDirectory;
@@ -47,7 +49,19 @@ final class LanceFileSink
     private long currentRows;
     private long writtenBytes;
 
-    LanceFileSink(TableFileSystem fileSystem, String datasetLocation, List<LanceField> fields, List<Type> types, String fileFormatVersion, int maxRowsPerFile, BufferAllocator allocator)
+    /**
+     * A sink for pages holding one block per field of {@code fields}, in order, written under
+     * {@code datasetLocation/data}; the caller closes the allocator after {@link #finish} or {@link #abort}.
+     */
+    public static LanceFileSink create(TableFileSystem fileSystem, String datasetLocation, List<LanceField> fields, String fileFormatVersion, int maxRowsPerFile, BufferAllocator allocator)
+    {
+        List<Type> types = fields.stream()
+                .map(field -> TrinoTypes.toTrinoType(field).orElseThrow(() -> new IllegalArgumentException("Field %s has no Trino type".formatted(field.name()))))
+                .collect(toImmutableList());
+        return new LanceFileSink(fileSystem, datasetLocation, fields, types, fileFormatVersion, maxRowsPerFile, allocator);
+    }
+
+    private LanceFileSink(TableFileSystem fileSystem, String datasetLocation, List<LanceField> fields, List<Type> types, String fileFormatVersion, int maxRowsPerFile, BufferAllocator allocator)
     {
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.dataDirectory = TableFileSystem.join(datasetLocation, "data");
@@ -59,7 +73,7 @@ final class LanceFileSink
         this.allocator = requireNonNull(allocator, "allocator is null");
     }
 
-    void append(Page page)
+    public void append(Page page)
     {
         int position = 0;
         while (position < page.getPositionCount()) {
@@ -82,7 +96,7 @@ final class LanceFileSink
         }
     }
 
-    List<DataFragment> finish()
+    public List<DataFragment> finish()
     {
         if (writer != null) {
             closeFile();
@@ -90,7 +104,10 @@ final class LanceFileSink
         return ImmutableList.copyOf(fragments);
     }
 
-    void abort()
+    /**
+     * Deletes every file this sink wrote, also after {@link #finish}, for a change that will not be committed.
+     */
+    public void abort()
     {
         if (writer != null) {
             try {

@@ -4,7 +4,6 @@ import com.google.inject.Inject;
 import io.lancetrino.metadata.ArrowAllocators;
 import io.lancetrino.split.LanceConfig;
 import io.lancetrino.split.LanceTables;
-import io.lancetrino.split.arrow.TrinoTypes;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.ConnectorMergeSink;
 import io.trino.spi.connector.ConnectorMergeTableHandle;
@@ -15,13 +14,10 @@ import io.trino.spi.connector.ConnectorPageSinkProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableCredentials;
 import io.trino.spi.connector.ConnectorTransactionHandle;
-import io.trino.spi.type.Type;
 import org.apache.arrow.memory.BufferAllocator;
 
-import java.util.List;
 import java.util.Optional;
 
-import static com.google.common.collect.ImmutableList.toImmutableList;
 import static java.util.Objects.requireNonNull;
 
 public final class LancePageSinkProvider
@@ -65,14 +61,10 @@ public final class LancePageSinkProvider
 
     private LanceFileSink fileSink(ConnectorSession session, LanceWritableTableHandle handle, BufferAllocator allocator)
     {
-        List<Type> types = handle.fields().stream()
-                .map(field -> TrinoTypes.toTrinoType(field).orElseThrow())
-                .collect(toImmutableList());
-        return new LanceFileSink(
+        return LanceFileSink.create(
                 tables.fileSystem(session.getIdentity(), handle.tableRoot()),
                 handle.datasetLocation(),
                 handle.fields(),
-                types,
                 handle.fileFormatVersion(),
                 handle.maxRowsPerFile(),
                 allocator);

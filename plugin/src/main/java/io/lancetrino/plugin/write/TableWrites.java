@@ -134,11 +134,7 @@ public final class TableWrites
         TableSnapshot snapshot = snapshot(session, handle);
         List<LanceField> fields = writableFields(handle.schemaTableName(), snapshot);
         Manifest manifest = snapshot.manifest();
-        String version = manifest.getDataFormat().getVersion().isEmpty() ? LanceTableProperties.DEFAULT_FILE_FORMAT_VERSION : manifest.getDataFormat().getVersion();
-        if (!LanceTableProperties.WRITABLE_FORMAT_VERSIONS.contains(version)) {
-            throw new TrinoException(NOT_SUPPORTED, "Table %s stores data files in format %s; this connector writes %s".formatted(
-                    handle.schemaTableName(), version, String.join(", ", LanceTableProperties.WRITABLE_FORMAT_VERSIONS.stream().sorted().toList())));
-        }
+        String version = fileFormatVersion(handle.schemaTableName(), manifest);
         int maxRows = Optional.ofNullable(manifest.getTableMetadataMap().get(MAX_ROWS_PER_FILE_KEY))
                 .map(Integer::parseInt)
                 .orElse(LanceTableProperties.DEFAULT_MAX_ROWS_PER_FILE);
@@ -215,6 +211,33 @@ public final class TableWrites
             transaction.setUpdate(Transaction.Update.newBuilder().addAllRemovedFragmentIds(removed).addAllUpdatedFragments(updated).addAllNewFragments(appended));
         }
         commit(session, handle.insert(), transaction.build());
+    }
+
+    /**
+     * The data file format new files of the table are written in: every data file of a version has the table's.
+     */
+    public static String fileFormatVersion(SchemaTableName name, Manifest manifest)
+    {
+        String version = manifest.getDataFormat().getVersion().isEmpty() ? LanceTableProperties.DEFAULT_FILE_FORMAT_VERSION : manifest.getDataFormat().getVersion();
+        if (!LanceTableProperties.WRITABLE_FORMAT_VERSIONS.contains(version)) {
+            throw new TrinoException(NOT_SUPPORTED, "Table %s stores data files in format %s; this connector writes %s".formatted(
+                    name, version, String.join(", ", LanceTableProperties.WRITABLE_FORMAT_VERSIONS.stream().sorted().toList())));
+        }
+        return version;
+    }
+
+    /**
+     * The columns a rewrite of whole fragments writes: every field, since a field it left out would lose its data.
+     */
+    public static List<LanceField> rewritableFields(SchemaTableName name, TableSnapshot snapshot, String statement)
+    {
+        for (LanceField field : snapshot.schema().fields()) {
+            if (TrinoTypes.toTrinoType(field).isEmpty()) {
+                throw new TrinoException(NOT_SUPPORTED, "Cannot %s table %s: its column %s has Lance type %s, which Trino cannot read, so its data could not be rewritten"
+                        .formatted(statement, name, field.name(), field.logicalType()));
+            }
+        }
+        return writableFields(name, snapshot);
     }
 
     /**
@@ -310,7 +333,10 @@ public final class TableWrites
         }
     }
 
-    static Transaction.Builder transaction(ConnectorSession session, long readVersion, String statement)
+    /**
+     * A transaction of this connector: a new uuid and the statement's properties.
+     */
+    public static Transaction.Builder transaction(ConnectorSession session, long readVersion, String statement)
     {
         return Transaction.newBuilder()
                 .setReadVersion(readVersion)
