@@ -8,6 +8,7 @@ import io.lancetrino.plugin.procedure.CleanupTableProcedure;
 import io.lancetrino.plugin.procedure.LanceTableProcedure;
 import io.lancetrino.plugin.procedure.LanceTableProcedures;
 import io.lancetrino.plugin.procedure.MergeBranchTableProcedure;
+import io.lancetrino.plugin.procedure.OptimizeTableProcedure;
 import io.lancetrino.plugin.procedure.SetAutoCleanupTableProcedure;
 import io.lancetrino.plugin.write.LancePageSinkProvider;
 import io.lancetrino.plugin.write.SchemaChanges;
@@ -56,6 +57,7 @@ public final class LanceModule
         tableProcedures.addBinding().to(MergeBranchTableProcedure.class).in(Scopes.SINGLETON);
         tableProcedures.addBinding().to(CleanupTableProcedure.class).in(Scopes.SINGLETON);
         tableProcedures.addBinding().to(SetAutoCleanupTableProcedure.class).in(Scopes.SINGLETON);
+        tableProcedures.addBinding().to(OptimizeTableProcedure.class).in(Scopes.SINGLETON);
         binder.bind(LanceTableProcedures.class).in(Scopes.SINGLETON);
         binder.bind(LanceConnector.class).in(Scopes.SINGLETON);
     }
