@@ -28,7 +28,7 @@ final class TestLanceRefAccessControl
     private static final String RULES = """
             {
               "catalogs": [
-                {"user": "(owner|experimenter|outsider)", "catalog": "(lance|system)", "allow": "all"}
+                {"user": "(owner|experimenter|outsider|appender)", "catalog": "(lance|system)", "allow": "all"}
               ],
               "schemas": [
                 {"user": "owner", "schema": ".*", "owner": true},
@@ -37,7 +37,8 @@ final class TestLanceRefAccessControl
               "tables": [
                 {"user": "owner", "privileges": ["SELECT", "INSERT", "DELETE", "UPDATE", "OWNERSHIP"]},
                 {"user": "(experimenter|outsider)", "schema": "lab", "privileges": ["SELECT", "INSERT", "DELETE", "UPDATE", "OWNERSHIP"]},
-                {"user": "experimenter", "schema": "prod", "privileges": ["SELECT"]}
+                {"user": "experimenter", "schema": "prod", "privileges": ["SELECT"]},
+                {"user": "appender", "schema": "prod", "privileges": ["SELECT", "INSERT"]}
               ],
               "procedures": [
                 {"user": ".*", "catalog": "lance", "schema": "system", "procedure": ".*", "privileges": ["EXECUTE"]}
@@ -109,5 +110,20 @@ final class TestLanceRefAccessControl
         computeActual(owner, "ALTER TABLE prod.t EXECUTE merge_branch(source => 'review')");
         assertQuery(experimenter, "SELECT count(*) FROM prod.t", "VALUES 11");
         assertUpdate(owner, "CALL lance.system.drop_branch('prod', 't', 'review')");
+    }
+
+    @Test
+    void testOptimizeNeedsInsertAndDelete()
+    {
+        Session owner = as("owner");
+        assertUpdate(owner, "CREATE TABLE prod.compacted (id bigint)");
+        assertUpdate(owner, "INSERT INTO prod.compacted VALUES 1", 1);
+        assertUpdate(owner, "INSERT INTO prod.compacted VALUES 2", 1);
+        // the engine leaves table procedures to the connector: a compaction deletes and inserts rows
+        assertQueryFails(as("experimenter"), "ALTER TABLE prod.compacted EXECUTE optimize", ".*Access Denied: Cannot insert into table lance.prod.compacted.*");
+        assertQueryFails(as("appender"), "ALTER TABLE prod.compacted EXECUTE optimize", ".*Access Denied: Cannot delete from table lance.prod.compacted.*");
+        assertQuery(owner, "SELECT count(*) FROM \"compacted$versions\"", "VALUES 3");
+        computeActual(owner, "ALTER TABLE prod.compacted EXECUTE optimize");
+        assertQuery(owner, "SELECT count(*) FROM \"compacted$fragments\"", "VALUES 1");
     }
 }
