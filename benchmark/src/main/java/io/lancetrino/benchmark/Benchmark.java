@@ -43,6 +43,7 @@ public final class Benchmark
             List<MetadataTimings.SplitPlanning> planning = List.of();
             List<MetadataTimings.VersionResolution> versions = List.of();
             List<CloneTimings.CloneTime> clones = List.of();
+            Optional<CompactionTimings.Compaction> compaction = Optional.empty();
             List<CleanupTimings.CleanupTime> cleanups = List.of();
             // a run of chosen queries (for profiling, say) measures nothing else
             if (options.queries().isEmpty()) {
@@ -53,6 +54,7 @@ public final class Benchmark
                 planning = MetadataTimings.splitPlanning(environment, options.fragmentCounts());
                 versions = MetadataTimings.versionResolution(environment, options.versionCount());
                 clones = CloneTimings.measure(environment);
+                compaction = Optional.of(CompactionTimings.measure(environment, options.compactionInserts(), options.runs()));
                 cleanups = CleanupTimings.measure(environment, List.of(Math.min(1000, options.versionCount()), options.versionCount()));
             }
             BenchmarkReport report = new BenchmarkReport(
@@ -69,6 +71,7 @@ public final class Benchmark
                     planning,
                     versions,
                     clones,
+                    compaction,
                     cleanups,
                     List.of());
             report.write(options.outputDirectory());

@@ -19,6 +19,7 @@ import static java.util.Objects.requireNonNull;
  * @param runs timed runs of each query on each connector, after one warm-up run each
  * @param fragmentCounts fragment counts of the synthetic tables split planning is timed on
  * @param versionCount versions of the synthetic table latest-version resolution and {@code $versions} are timed on
+ * @param compactionInserts single-row INSERTs that build the table compaction is timed on
  * @param queries names of the queries to run, all when empty
  * @param lanceProperties extra catalog properties of the {@code lance} catalog, to compare settings
  * @param lanceTableProperties table properties of the generated Lance tables; data generated with other table
@@ -32,6 +33,7 @@ public record BenchmarkOptions(
         boolean regenerate,
         List<Integer> fragmentCounts,
         int versionCount,
+        int compactionInserts,
         List<String> queries,
         Map<String, String> lanceProperties,
         Map<String, String> lanceTableProperties)
@@ -44,8 +46,8 @@ public record BenchmarkOptions(
         queries = ImmutableList.copyOf(queries);
         lanceProperties = ImmutableMap.copyOf(lanceProperties);
         lanceTableProperties = ImmutableMap.copyOf(lanceTableProperties);
-        if (scale <= 0 || runs <= 0 || versionCount < 2) {
-            throw new IllegalArgumentException("scale and runs must be positive and versions at least 2");
+        if (scale <= 0 || runs <= 0 || versionCount < 2 || compactionInserts < 2) {
+            throw new IllegalArgumentException("scale and runs must be positive, versions and compaction inserts at least 2");
         }
     }
 
@@ -56,6 +58,7 @@ public record BenchmarkOptions(
         boolean regenerate = false;
         List<Integer> fragments = List.of(1_000, 10_000, 100_000);
         int versions = 10_000;
+        int compactionInserts = 1_000;
         List<String> queries = List.of();
         Map<String, String> lanceProperties = new LinkedHashMap<>();
         Map<String, String> lanceTableProperties = new LinkedHashMap<>();
@@ -68,6 +71,7 @@ public record BenchmarkOptions(
                 case "--output" -> output = Path.of(required(args[i], value));
                 case "--fragments" -> fragments = Arrays.stream(required(args[i], value).split(",")).map(String::trim).map(Integer::parseInt).toList();
                 case "--versions" -> versions = Integer.parseInt(required(args[i], value));
+                case "--compaction-inserts" -> compactionInserts = Integer.parseInt(required(args[i], value));
                 case "--lance-property" -> putProperty(lanceProperties, args[i], required(args[i], value));
                 case "--lance-table-property" -> putProperty(lanceTableProperties, args[i], required(args[i], value));
                 case "--queries" -> queries = Arrays.stream(required(args[i], value).split(",")).map(String::trim).toList();
@@ -75,14 +79,14 @@ public record BenchmarkOptions(
                     regenerate = true;
                     continue;
                 }
-                default -> throw new IllegalArgumentException("Unknown option " + args[i] + "; options: --scale N --runs N --output DIR --fragments N,N --versions N --queries NAME,NAME --lance-property NAME=VALUE --lance-table-property NAME=VALUE --regenerate");
+                default -> throw new IllegalArgumentException("Unknown option " + args[i] + "; options: --scale N --runs N --output DIR --fragments N,N --versions N --compaction-inserts N --queries NAME,NAME --lance-property NAME=VALUE --lance-table-property NAME=VALUE --regenerate");
             }
             i++;
         }
         String dataName = "sf" + scaleName(scale) + lanceTableProperties.entrySet().stream()
                 .map(entry -> "-" + entry.getKey() + "-" + entry.getValue())
                 .collect(java.util.stream.Collectors.joining());
-        return new BenchmarkOptions(scale, runs, output.resolve("data").resolve(dataName), output, regenerate, fragments, versions, queries, lanceProperties, lanceTableProperties);
+        return new BenchmarkOptions(scale, runs, output.resolve("data").resolve(dataName), output, regenerate, fragments, versions, compactionInserts, queries, lanceProperties, lanceTableProperties);
     }
 
     private static void putProperty(Map<String, String> properties, String option, String value)

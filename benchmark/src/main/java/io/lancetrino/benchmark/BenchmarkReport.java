@@ -30,6 +30,7 @@ public record BenchmarkReport(
         List<MetadataTimings.SplitPlanning> splitPlanning,
         List<MetadataTimings.VersionResolution> versionResolution,
         List<CloneTimings.CloneTime> clones,
+        Optional<CompactionTimings.Compaction> compaction,
         List<CleanupTimings.CleanupTime> cleanups,
         List<String> notMeasured)
 {
@@ -43,6 +44,7 @@ public record BenchmarkReport(
         splitPlanning = List.copyOf(splitPlanning);
         versionResolution = List.copyOf(versionResolution);
         clones = List.copyOf(clones);
+        requireNonNull(compaction, "compaction is null");
         cleanups = List.copyOf(cleanups);
         notMeasured = List.copyOf(notMeasured);
     }
@@ -107,6 +109,11 @@ public record BenchmarkReport(
                 out.append("| %s | %,d | %,d | %.4f | %.3f |%n".formatted(clone.table(), clone.rows(), clone.dataBytes(), clone.shallowSeconds(), clone.deepSeconds()));
             }
         }
+        compaction.ifPresent(compaction -> {
+            out.append("\n| compaction (%,d single-row INSERTs, %.1f s) | fragments | full scan s (median) |\n|---|---:|---:|\n".formatted(compaction.inserts(), compaction.insertSeconds()));
+            out.append("| before optimize | %,d | %.3f |%n".formatted(compaction.fragmentsBefore(), compaction.scanSecondsBefore()));
+            out.append("| after optimize (%.3f s%s) | %,d | %.3f |%n".formatted(compaction.optimizeSeconds(), compaction.sameResult() ? "" : ", **different result**", compaction.fragmentsAfter(), compaction.scanSecondsAfter()));
+        });
         if (!cleanups.isEmpty()) {
             out.append("\n| versions | fragments | cleanup dry run s | cleanup keeping all s | cleanup to latest s | versions removed | files removed |\n");
             out.append("|---:|---:|---:|---:|---:|---:|---:|\n");

@@ -22,7 +22,7 @@ class TestBenchmarkSmoke
     void runsEveryPartAndWritesTheReport(@TempDir Path output)
             throws Exception
     {
-        BenchmarkOptions options = BenchmarkOptions.parse(new String[] {"--scale", "0.01", "--runs", "1", "--fragments", "50,200", "--versions", "30", "--output", output.toString()}, output);
+        BenchmarkOptions options = BenchmarkOptions.parse(new String[] {"--scale", "0.01", "--runs", "1", "--fragments", "50,200", "--versions", "30", "--compaction-inserts", "12", "--output", output.toString()}, output);
         BenchmarkReport report = Benchmark.run(options);
         assertThat(report.generationSeconds()).isPositive();
 
@@ -55,11 +55,17 @@ class TestBenchmarkSmoke
         // about a hundredth of the rows
         assertThat(report.clones().get(1).rows() * 100).isBetween(report.clones().get(0).rows() / 2, report.clones().get(0).rows() * 2);
 
+        CompactionTimings.Compaction compaction = report.compaction().orElseThrow();
+        assertThat(compaction.fragmentsBefore()).isEqualTo(12);
+        assertThat(compaction.fragmentsAfter()).isEqualTo(1);
+        assertThat(compaction.sameResult()).isTrue();
+        assertThat(compaction.optimizeSeconds()).isPositive();
+
         JsonNode json = new ObjectMapper().readTree(output.resolve("benchmark.json").toFile());
         assertThat(json.get("queries")).hasSize(BenchmarkQuery.ALL.size());
         assertThat(json.get("reader").get("sdkRowsPerSecond").asDouble()).isPositive();
         String markdown = Files.readString(output.resolve("benchmark.md"));
-        for (String name : List.of("q1", "q6_old_version", "| table |", "lineitem", "Lance SDK dataset scan", "page source / SDK", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s")) {
+        for (String name : List.of("q1", "q6_old_version", "| table |", "lineitem", "Lance SDK dataset scan", "page source / SDK", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s", "| before optimize |")) {
             assertThat(markdown).contains(name);
         }
 
@@ -69,7 +75,8 @@ class TestBenchmarkSmoke
         assertThat(second.generationSeconds()).isZero();
         assertThat(second.queries()).extracting(QueryTimings.QueryResult::name).containsExactly("q6", "point_lookup");
         assertThat(second.reader()).isEmpty();
+        assertThat(second.compaction()).isEmpty();
         // no empty tables for what was not measured
-        assertThat(second.markdown()).contains("| q6 |").doesNotContain("| table |", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s");
+        assertThat(second.markdown()).contains("| q6 |").doesNotContain("| table |", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s", "| before optimize |");
     }
 }
