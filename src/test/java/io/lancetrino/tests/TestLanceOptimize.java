@@ -200,6 +200,41 @@ final class TestLanceOptimize
     }
 
     @Test
+    void testMergeAfterOptimize()
+    {
+        assertUpdate("CREATE TABLE merged (id bigint NOT NULL, name varchar)");
+        for (int i = 0; i < 5; i++) {
+            assertUpdate("INSERT INTO merged VALUES (%s, 'name-%s')".formatted(i, i), 1);
+        }
+        assertUpdate("CREATE BRANCH dev IN TABLE merged");
+        assertUpdate("CREATE BRANCH fix IN TABLE merged");
+        assertUpdate("INSERT INTO merged @ dev VALUES (10, 'name-10')", 1);
+        assertUpdate("DELETE FROM merged @ fix WHERE id = 1", 1);
+        assertThat(metric(computeActual("ALTER TABLE merged EXECUTE optimize"), "fragments_after")).isEqualTo(1);
+
+        // rows new on a branch merge on top of main's compaction
+        MaterializedResult merge = computeActual("ALTER TABLE merged EXECUTE merge_branch(source => 'dev')");
+        assertThat(TestLanceBranching.metric(merge, "rows_added")).isEqualTo(1);
+        assertQuery("SELECT count(*), sum(id) FROM merged", "VALUES (6, 20)");
+        // a branch that deleted all rows of a fragment main compacted cannot be merged: the row lives on in main's
+        // compacted fragment, and no policy would delete it there
+        assertQueryFails("ALTER TABLE merged EXECUTE merge_branch(source => 'fix')",
+                ".*FRAGMENT_REWRITTEN fragment 1 of the merge base: the target compacted it while the source deleted all its rows or compacted it too.*");
+        assertQuery("SELECT count(*), sum(id) FROM merged", "VALUES (6, 20)");
+
+        // the other way round: a branch compacted what main then deleted
+        assertUpdate("CREATE BRANCH late IN TABLE merged");
+        assertUpdate("INSERT INTO merged @ late VALUES (20, 'name-20')", 1);
+        assertUpdate("INSERT INTO merged @ late VALUES (21, 'name-21')", 1);
+        assertUpdate("INSERT INTO merged VALUES (30, 'name-30')", 1);
+        assertThat(metric(computeActual("ALTER TABLE merged EXECUTE optimize(branch => 'late')"), "fragments_after")).isEqualTo(1);
+        assertUpdate("DELETE FROM merged WHERE id = 10", 1);
+        assertQueryFails("ALTER TABLE merged EXECUTE merge_branch(source => 'late')",
+                ".*FRAGMENT_REWRITTEN fragment \\d+ of the merge base: the source compacted it while the target deleted all its rows.*");
+        assertQuery("SELECT count(*), sum(id) FROM merged", "VALUES (6, 40)");
+    }
+
+    @Test
     void testNothingToDoCommitsNothing()
     {
         assertUpdate("CREATE TABLE idle (id bigint)");

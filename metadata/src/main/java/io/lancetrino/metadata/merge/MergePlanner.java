@@ -141,6 +141,20 @@ final class MergePlanner
                 conflicts.add(new MergeConflict(MergeConflict.Kind.FRAGMENT_REWRITTEN, "fragment %s of the source: the target compacted it while the source changed it"
                         .formatted(onSource.fragment().getId())));
             }
+            // gone from the source too: all its rows deleted there (a deletion nothing would carry over), or compacted
+            // there as well (both compacted copies would be kept)
+            if (onSource == null && onBase != null) {
+                conflicts.add(new MergeConflict(MergeConflict.Kind.FRAGMENT_REWRITTEN, "fragment %s of the merge base: the target compacted it while the source deleted all its rows or compacted it too"
+                        .formatted(onBase.fragment().getId())));
+            }
+        }
+        for (String rewritten : sourceRewritten) {
+            Entry onBase = baseFragments.get(rewritten);
+            // the source's compacted copy would bring back the rows the target deleted
+            if (onBase != null && !targetFragments.containsKey(rewritten) && !targetRewritten.contains(rewritten)) {
+                conflicts.add(new MergeConflict(MergeConflict.Kind.FRAGMENT_REWRITTEN, "fragment %s of the merge base: the source compacted it while the target deleted all its rows"
+                        .formatted(onBase.fragment().getId())));
+            }
         }
         Map<String, Optional<String>> config = mergeConfig(base, source, target, policy, conflicts);
         boolean fastForward = sameContent(fileSystem, base, target, allocator);
