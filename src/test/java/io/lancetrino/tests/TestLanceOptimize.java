@@ -9,6 +9,11 @@ import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 import org.lance.Dataset;
 import org.lance.Ref;
@@ -22,6 +27,7 @@ import org.lance.operation.Rewrite;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -33,6 +39,7 @@ import static io.lancetrino.tests.fixtures.LanceFixtures.ID_NAME_SCHEMA;
 import static io.lancetrino.tests.fixtures.LanceFixtures.idNameRows;
 import static io.trino.spi.StandardErrorCode.BRANCH_NOT_FOUND;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.testing.assertions.TrinoExceptionAssert.assertTrinoExceptionThrownBy;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -304,6 +311,22 @@ final class TestLanceOptimize
                 .hasErrorCode(LANCE_UNSUPPORTED_FEATURE)
                 .hasMessageContaining("Table lab.stable main version 3 uses stable row ids");
         assertQuery("SELECT count(*) FROM \"stable$versions\"", "VALUES 3");
+    }
+
+    @Test
+    void testColumnsTrinoCannotReadAreRefused()
+    {
+        // Trino has no duration type: the column is hidden, and rewriting its fragments would drop its data
+        Schema schema = new Schema(List.of(ID_NAME_SCHEMA.getFields().get(0), ID_NAME_SCHEMA.getFields().get(1),
+                new Field("wait", FieldType.nullable(new ArrowType.Duration(TimeUnit.MICROSECOND)), null)));
+        Path table = tablePath("opaque");
+        LanceFixtures.append(table, schema, List.of(Arrays.asList(0L, "name-0", null)));
+        LanceFixtures.append(table, schema, List.of(Arrays.asList(1L, "name-1", null)));
+        assertQuery("SELECT count(*) FROM opaque", "VALUES 2");
+        assertTrinoExceptionThrownBy(() -> computeActual("ALTER TABLE opaque EXECUTE optimize"))
+                .hasErrorCode(NOT_SUPPORTED)
+                .hasMessage("Cannot optimize table lab.opaque: its column wait has Lance type duration:us, which Trino cannot read, so its data could not be rewritten");
+        assertQuery("SELECT count(*) FROM \"opaque$fragments\"", "VALUES 2");
     }
 
     // -----------------------------------------------------------------------------------------------------------------
