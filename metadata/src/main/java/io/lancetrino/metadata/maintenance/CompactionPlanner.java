@@ -20,11 +20,12 @@ import java.util.Optional;
 import static com.google.common.base.Preconditions.checkArgument;
 
 /**
- * Plans a compaction the way Lance's {@code plan_compaction} does, from the manifest alone: a fragment is a candidate
- * when it has fewer live rows than the target or more than 10% of its rows deleted (Lance's
- * {@code materialize_deletions_threshold}); contiguous runs of candidates are cut into groups of at most the target's
- * live rows (a single fragment with more rows than the target stays a group of its own); a group of one fragment is
- * rewritten only for its deleted rows, since it gains nothing in size.
+ * Plans a compaction as Lance's {@code plan_compaction} does, from the manifest alone: a fragment is a candidate when
+ * it has fewer live rows than the target or more than 10% of its rows deleted (Lance's
+ * {@code materialize_deletions_threshold}); contiguous runs of candidates are cut into groups; a group of one fragment
+ * is rewritten only for its deleted rows, since it gains nothing in size. Unlike Lance, which fills a group up to at
+ * least the target and splits its output into files of the target, a group here holds at most the target's live rows,
+ * so it becomes one fragment (a single fragment with more rows than the target stays a group of its own).
  *
  * <p>Fragments an index covers are never candidates: Lance remaps the row addresses an index stores when it compacts
  * indexed fragments, and this connector does not write indices, so it leaves them as they are. Tables with stable row
