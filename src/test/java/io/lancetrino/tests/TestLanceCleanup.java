@@ -261,6 +261,28 @@ final class TestLanceCleanup
     }
 
     @Test
+    void testMergesAfterCleanupStartFromTheLastMerge()
+    {
+        assertUpdate("CREATE TABLE merging (id bigint, v varchar)");
+        assertUpdate("INSERT INTO merging VALUES (1, 'main')", 1);
+        assertUpdate("CREATE BRANCH dev IN TABLE merging");
+        assertUpdate("INSERT INTO merging @ dev VALUES (2, 'dev')", 1);
+        assertUpdate("UPDATE merging @ dev SET v = 'dev2' WHERE id = 1", 1);
+        assertUpdate("ALTER TABLE merging EXECUTE merge_branch(source => 'dev')");
+        // after the merge, main changes the row dev changed: a later merge must not see dev's old change again
+        assertUpdate("UPDATE merging SET v = 'main2' WHERE id = 1", 1);
+        assertUpdate("INSERT INTO merging @ dev VALUES (3, 'dev')", 1);
+        age(tableDirectory("prod", "merging"));
+        Map<String, Long> metrics = cleanup("merging", "0s", false);
+        // the merge commit on main and the dev version it brought over stay
+        assertThat(metrics.get("versions_kept_branch_point")).isGreaterThanOrEqualTo(2);
+        assertQuery("SELECT * FROM merging ORDER BY id", "VALUES (1, 'main2'), (2, 'dev')");
+
+        assertUpdate("ALTER TABLE merging EXECUTE merge_branch(source => 'dev')");
+        assertQuery("SELECT * FROM merging ORDER BY id", "VALUES (1, 'main2'), (2, 'dev'), (3, 'dev')");
+    }
+
+    @Test
     void testAutoCleanupKeys()
     {
         assertUpdate("CREATE TABLE auto_clean (id bigint)");
