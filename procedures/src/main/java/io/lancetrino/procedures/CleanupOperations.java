@@ -130,18 +130,27 @@ public final class CleanupOperations
         return ImmutableList.copyOf(clones);
     }
 
+    /**
+     * The first version of main (where a clone starts, carrying every base path it inherited) and the newest version
+     * of main and of each branch: a table reading this one has one of this table's locations among their base paths.
+     */
     private static boolean readsFrom(LanceTable candidate, String root)
     {
-        List<Optional<String>> datasets = new ArrayList<>();
-        datasets.add(Optional.empty());
         try {
-            candidate.refs().listBranches().stream().map(BranchRef::name).forEach(branch -> datasets.add(Optional.of(branch)));
-            for (Optional<String> dataset : datasets) {
-                var latest = candidate.latestVersion(dataset);
-                if (latest.isEmpty()) {
-                    continue;
+            List<TableSnapshot> snapshots = new ArrayList<>();
+            List<Long> mainVersions = candidate.listVersions(Optional.empty());
+            if (!mainVersions.isEmpty()) {
+                snapshots.add(candidate.snapshot(Optional.empty(), mainVersions.getFirst()));
+                snapshots.add(candidate.snapshot(Optional.empty(), mainVersions.getLast()));
+            }
+            for (BranchRef branch : candidate.refs().listBranches()) {
+                var latest = candidate.latestVersion(Optional.of(branch.name()));
+                if (latest.isPresent()) {
+                    snapshots.add(candidate.snapshot(Optional.of(branch.name()), latest.getAsLong()));
                 }
-                for (BasePath base : candidate.snapshot(dataset, latest.getAsLong()).manifest().getBasePathsList()) {
+            }
+            for (TableSnapshot snapshot : snapshots) {
+                for (BasePath base : snapshot.manifest().getBasePathsList()) {
                     if (Locations.isWithin(Locations.normalize(base.getPath()), root)) {
                         return true;
                     }
