@@ -1,5 +1,6 @@
 package io.lancetrino.tests;
 
+import io.lancetrino.tests.fixtures.FileAges;
 import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
@@ -16,7 +17,6 @@ import java.nio.file.attribute.FileTime;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
@@ -80,20 +80,6 @@ final class TestLanceCleanup
         }
     }
 
-    private static void age(Path directory)
-    {
-        // files written "long ago", so a zero threshold does not depend on clock granularity
-        FileTime old = FileTime.from(Instant.now().minus(1, ChronoUnit.HOURS));
-        try (Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.filter(Files::isRegularFile).toList()) {
-                Files.setLastModifiedTime(path, old);
-            }
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
     private MaterializedResult rows(String sql)
     {
         return computeActual(sql);
@@ -122,7 +108,7 @@ final class TestLanceCleanup
         MaterializedResult dev = rows("SELECT * FROM history FOR VERSION AS OF 'dev' ORDER BY id");
         MaterializedResult deeper = rows("SELECT * FROM history FOR VERSION AS OF 'deeper' ORDER BY id");
         Path root = tableDirectory("prod", "history");
-        age(root);
+        FileAges.ageAll(root);
         Set<String> before = files(root);
 
         Map<String, Long> dryRun = cleanup("history", "0s", true);
@@ -179,7 +165,7 @@ final class TestLanceCleanup
         assertUpdate("CREATE TABLE orphans (id bigint)");
         assertUpdate("INSERT INTO orphans VALUES 1", 1);
         Path root = tableDirectory("prod", "orphans");
-        age(root);
+        FileAges.ageAll(root);
         // what a killed INSERT leaves: a staging file and a data file no manifest names, one old and one fresh
         Path oldStaging = Files.write(root.resolve("data/.tmp_killed_write"), new byte[1000]);
         Files.setLastModifiedTime(oldStaging, FileTime.from(Instant.now().minus(2, ChronoUnit.HOURS)));
@@ -218,7 +204,7 @@ final class TestLanceCleanup
         }
         assertUpdate("DELETE FROM source WHERE id = 1", 1);
         assertUpdate("INSERT INTO source VALUES 3", 1);
-        age(tableDirectory("prod", "source"));
+        FileAges.ageAll(tableDirectory("prod", "source"));
 
         Map<String, Long> metrics = cleanup("source", "0s", false);
         assertThat(metrics.get("versions_kept_clone_source")).isEqualTo(1);
@@ -232,7 +218,7 @@ final class TestLanceCleanup
         assertUpdate("DROP TABLE lab.grandchild");
         assertUpdate("DROP TABLE lab.scanned");
         assertUpdate("DROP TABLE lab.pinned");
-        age(tableDirectory("prod", "source"));
+        FileAges.ageAll(tableDirectory("prod", "source"));
         Map<String, Long> released = cleanup("source", "0s", false);
         assertThat(released.get("versions_kept_clone_source")).isEqualTo(0);
         assertThat(released.get("versions_removed")).isEqualTo(1);
@@ -272,7 +258,7 @@ final class TestLanceCleanup
         // after the merge, main changes the row dev changed: a later merge must not see dev's old change again
         assertUpdate("UPDATE merging SET v = 'main2' WHERE id = 1", 1);
         assertUpdate("INSERT INTO merging @ dev VALUES (3, 'dev')", 1);
-        age(tableDirectory("prod", "merging"));
+        FileAges.ageAll(tableDirectory("prod", "merging"));
         Map<String, Long> metrics = cleanup("merging", "0s", false);
         // the merge commit on main and the dev version it brought over stay
         assertThat(metrics.get("versions_kept_branch_point")).isGreaterThanOrEqualTo(2);
@@ -308,7 +294,7 @@ final class TestLanceCleanup
         assertUpdate("CREATE TABLE called (id bigint)");
         assertUpdate("INSERT INTO called VALUES 1", 1);
         assertUpdate("INSERT INTO called VALUES 2", 1);
-        age(tableDirectory("prod", "called"));
+        FileAges.ageAll(tableDirectory("prod", "called"));
         assertUpdate(noMinimum(), "CALL lance.system.cleanup('prod', 'called', '0s', true)");
         assertQuery("SELECT count(*) FROM \"called$versions\"", "VALUES 3");
         assertUpdate(noMinimum(), "CALL lance.system.cleanup(schema_name => 'prod', table_name => 'called', retention_threshold => '0s')");
@@ -325,7 +311,7 @@ final class TestLanceCleanup
         assertUpdate("INSERT INTO guarded VALUES 2", 1);
         assertUpdate("CREATE BRANCH dev IN TABLE guarded");
         Path root = tableDirectory("prod", "guarded");
-        age(root);
+        FileAges.ageAll(root);
         Set<String> before = files(root);
 
         assertQueryFails("ALTER TABLE guarded EXECUTE cleanup(retention_threshold => '1d')",

@@ -1,6 +1,7 @@
 package io.lancetrino.tests;
 
 import io.lancetrino.metadata.ManifestFile;
+import io.lancetrino.tests.fixtures.FileAges;
 import io.lancetrino.tests.fixtures.LanceFixtures;
 import io.lancetrino.tests.fixtures.SdkScans;
 import io.lancetrino.tests.fixtures.TemporaryWarehouses;
@@ -121,7 +122,7 @@ final class TestLanceCleanupCompatibility
         assertThat(SdkScans.scanRows(outsideClone, Ref.ofMain(), List.of("id", "name"))).containsExactlyInAnyOrderElementsOf(before.get("history FOR VERSION AS OF 7"));
         // main reads the merged rows from files only dev's directory holds
         assertThat(ids(before.get("history"))).contains(100L, 101L, 102L, 103L, 104L).doesNotContain(0L, 1L, 2L, 11L);
-        age(table);
+        FileAges.ageAll(table);
         Path orphan = Files.write(table.resolve("data/left-by-a-killed-write.lance"), new byte[100]);
         Files.setLastModifiedTime(orphan, FileTime.from(Instant.now().minus(1, ChronoUnit.HOURS)));
 
@@ -184,7 +185,7 @@ final class TestLanceCleanupCompatibility
         assertThat(trinoVersions("sdk_made")).isEqualTo(List.of(1L, 2L, 3L, 4L));
         assertThat(trinoVersions("\"sdk_made@feat/x\"")).isEqualTo(List.of(3L, 4L));
         Map<String, List<MaterializedRow>> before = trinoRowsOfEveryRef("sdk_made");
-        age(table);
+        FileAges.ageAll(table);
 
         Map<String, Long> metrics = cleanup("sdk_made");
         // kept: main 1 (first), 2 (dev's fork point), 4 (latest); dev 3 (devtag and feat/x's fork point), 4 (latest);
@@ -260,7 +261,7 @@ final class TestLanceCleanupCompatibility
         }
         assertThat(ids(before.get("lance_gc"))).contains(100L, 103L).doesNotContain(20L);
         assertThat(ids(before.get("lance_gc FOR VERSION AS OF 'dev'"))).contains(20L, 21L).doesNotContain(103L);
-        age(table);
+        FileAges.ageAll(table);
         Path orphan = Files.write(table.resolve("data/left-by-a-killed-write.lance"), new byte[100]);
         Files.setLastModifiedTime(orphan, FileTime.from(Instant.now().minus(1, ChronoUnit.HOURS)));
         Set<String> filesBefore = files(table);
@@ -531,18 +532,6 @@ final class TestLanceCleanupCompatibility
     }
 
     /** Sets every file's modification time an hour back, so a zero threshold does not depend on clock granularity. */
-    private static void age(Path directory)
-    {
-        FileTime old = FileTime.from(Instant.now().minus(1, ChronoUnit.HOURS));
-        try (Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.filter(Files::isRegularFile).toList()) {
-                Files.setLastModifiedTime(path, old);
-            }
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
 
     private static long metric(MaterializedResult result, String name)
     {

@@ -8,6 +8,7 @@ import io.lancetrino.metadata.fs.LocalTableFileSystem;
 import io.lancetrino.metadata.proto.DataFile;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.proto.IndexMetadata;
+import io.lancetrino.tests.fixtures.FileAges;
 import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
@@ -19,9 +20,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.attribute.FileTime;
-import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -34,7 +32,6 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
-import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static io.lancetrino.tests.LanceQueryRunner.CATALOG;
@@ -294,7 +291,7 @@ final class TestLanceCleanupProperty
         {
             List<String> reads = promisedReads();
             Map<String, List<MaterializedRow>> before = readAll(reads);
-            age(warehouse);
+            FileAges.ageAll(warehouse);
             for (String name : tableNames()) {
                 steps.add("cleanup " + name);
                 getQueryRunner().execute(noMinimum(), "ALTER TABLE %s EXECUTE cleanup(retention_threshold => '0s')".formatted(name));
@@ -390,18 +387,5 @@ final class TestLanceCleanupProperty
     private static String normalize(String location)
     {
         return Path.of(location.startsWith("file:") ? java.net.URI.create(location).getPath() : location).normalize().toString();
-    }
-
-    private static void age(Path directory)
-    {
-        FileTime old = FileTime.from(Instant.now().minus(1, ChronoUnit.HOURS));
-        try (Stream<Path> paths = Files.walk(directory)) {
-            for (Path path : paths.filter(Files::isRegularFile).collect(Collectors.toList())) {
-                Files.setLastModifiedTime(path, old);
-            }
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
