@@ -26,6 +26,7 @@ public final class LanceConnectorFactory
     @Override
     public Connector create(String catalogName, Map<String, String> config, ConnectorContext context)
     {
+        JvmRequirements.check(catalogName);
         try (ThreadContextClassLoader _ = new ThreadContextClassLoader(LanceConnectorFactory.class.getClassLoader())) {
             Bootstrap app = new Bootstrap(
                     "io.trino.bootstrap.catalog." + catalogName,

@@ -1,0 +1,63 @@
+package io.lancetrino.tests;
+
+import io.lancetrino.plugin.LanceConnectorFactory;
+import io.trino.spi.TrinoException;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A catalog of this connector refuses to start, naming the option to add, in a JVM started without the flag Arrow
+ * needs; this test's own JVM has it, so the check must pass here.
+ */
+final class TestLanceJvmRequirements
+{
+    @Test
+    void testCatalogStartNamesTheMissingFlag()
+            throws IOException, InterruptedException
+    {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Process process = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"), StartCatalog.class.getName())
+                .redirectErrorStream(true)
+                .start();
+        assertThat(process.waitFor(2, TimeUnit.MINUTES)).isTrue();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertThat(output).contains("Catalog lake: the Lance connector needs the JVM option --add-opens=java.base/java.nio=ALL-UNNAMED (add it to etc/jvm.config and restart Trino)");
+        assertThat(process.exitValue()).isEqualTo(3);
+    }
+
+    @Test
+    void testPassesWithTheFlag()
+    {
+        assertThat(List.of(ProcessHandle.current().info().arguments().orElse(new String[0]))).contains("--add-opens=java.base/java.nio=ALL-UNNAMED");
+        io.lancetrino.plugin.JvmRequirements.check("lake");
+    }
+
+    /**
+     * Starts a catalog the way a Trino server does at startup; exits 3 with the message when the connector refuses.
+     */
+    public static final class StartCatalog
+    {
+        public static void main(String[] args)
+                throws IOException
+        {
+            Path warehouse = Files.createTempDirectory("lance-jvm-flags");
+            try {
+                new LanceConnectorFactory().create("lake", Map.of("lance.warehouse", warehouse.toString()), null);
+                System.out.println("started");
+            }
+            catch (TrinoException e) {
+                System.out.println(e.getMessage());
+                System.exit(3);
+            }
+        }
+    }
+}
