@@ -38,18 +38,12 @@ public final class MergeRecords
 
     public static Optional<BranchVersion> mergedBranchVersion(Transaction transaction)
     {
-        String source = transaction.getTransactionPropertiesMap().get(SOURCE);
-        String version = transaction.getTransactionPropertiesMap().get(SOURCE_VERSION);
-        if (source == null || version == null || !source.startsWith(BRANCH_PREFIX)) {
-            return Optional.empty();
-        }
-        String name = source.substring(BRANCH_PREFIX.length());
-        try {
-            return Optional.of(new BranchVersion(name.equals(RefResolver.MAIN) ? Optional.empty() : Optional.of(name), Long.parseLong(version)));
-        }
-        catch (NumberFormatException e) {
-            return Optional.empty();
-        }
+        return recorded(transaction)
+                .filter(merge -> merge.source().startsWith(BRANCH_PREFIX))
+                .map(merge -> {
+                    String name = merge.source().substring(BRANCH_PREFIX.length());
+                    return new BranchVersion(name.equals(RefResolver.MAIN) ? Optional.empty() : Optional.of(name), merge.version());
+                });
     }
 
     public static String branchSource(Optional<String> branch)
@@ -87,14 +81,13 @@ public final class MergeRecords
      */
     static Optional<TableSnapshot> mergedBranchVersion(LanceTable table, TableSnapshot snapshot)
     {
-        Optional<Recorded> recorded = recorded(table, snapshot).filter(merge -> merge.source().startsWith(BRANCH_PREFIX));
-        if (recorded.isEmpty()) {
+        Optional<BranchVersion> merged = Transactions.read(table.fileSystem(), snapshot).flatMap(MergeRecords::mergedBranchVersion);
+        if (merged.isEmpty()) {
             return Optional.empty();
         }
-        String name = recorded.get().source().substring(BRANCH_PREFIX.length());
-        Optional<String> branch = name.equals(RefResolver.MAIN) ? Optional.empty() : Optional.of(name);
-        long version = recorded.get().version();
-        if ((branch.isPresent() && table.refs().getBranch(name).isEmpty()) || table.manifestLocation(branch, version).isEmpty()) {
+        Optional<String> branch = merged.get().branch();
+        long version = merged.get().version();
+        if ((branch.isPresent() && table.refs().getBranch(branch.get()).isEmpty()) || table.manifestLocation(branch, version).isEmpty()) {
             return Optional.empty();
         }
         return Optional.of(table.snapshot(branch, version));
@@ -105,12 +98,13 @@ public final class MergeRecords
     // the source and source version a merge commit records, if the snapshot was committed by one
     private static Optional<Recorded> recorded(LanceTable table, TableSnapshot snapshot)
     {
-        Optional<Transaction> transaction = Transactions.read(table.fileSystem(), snapshot);
-        if (transaction.isEmpty()) {
-            return Optional.empty();
-        }
-        String source = transaction.get().getTransactionPropertiesMap().get(SOURCE);
-        String version = transaction.get().getTransactionPropertiesMap().get(SOURCE_VERSION);
+        return Transactions.read(table.fileSystem(), snapshot).flatMap(MergeRecords::recorded);
+    }
+
+    private static Optional<Recorded> recorded(Transaction transaction)
+    {
+        String source = transaction.getTransactionPropertiesMap().get(SOURCE);
+        String version = transaction.getTransactionPropertiesMap().get(SOURCE_VERSION);
         if (source == null || version == null) {
             return Optional.empty();
         }
