@@ -291,7 +291,7 @@ public record VersionChanges(List<Change> changes)
             if (ref.isEmpty() || ref.get().parentVersion() != version) {
                 return Optional.empty();
             }
-            Optional<String> parent = ref.get().parentBranch().filter(name -> !name.equals(RefResolver.MAIN));
+            Optional<String> parent = RefResolver.branch(ref.get().parentBranch());
             if (table.manifestLocation(parent, version).isEmpty()) {
                 return Optional.empty();
             }

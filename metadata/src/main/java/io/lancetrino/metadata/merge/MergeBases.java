@@ -97,7 +97,7 @@ public final class MergeBases
         else if (branch.isPresent()) {
             BranchRef ref = table.refs().getBranch(branch.get())
                     .orElseThrow(() -> new LanceTableException(INVALID_REF, "Table %s has no branch '%s'".formatted(table.displayName(), branch.get())));
-            Optional<String> parent = ref.parentBranch().filter(name -> !name.equals(RefResolver.MAIN));
+            Optional<String> parent = RefResolver.branch(ref.parentBranch());
             if (table.manifestLocation(parent, ref.parentVersion()).isPresent()) {
                 parents.add(table.snapshot(parent, ref.parentVersion()));
             }

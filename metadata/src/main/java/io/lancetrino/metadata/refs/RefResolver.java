@@ -3,6 +3,7 @@ package io.lancetrino.metadata.refs;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.proto.Manifest;
 
 import java.time.Instant;
 import java.util.List;
@@ -120,9 +121,27 @@ public final class RefResolver
         return found;
     }
 
+    /**
+     * A branch as the table layer addresses it: empty for main, whether main is named or not.
+     */
+    public static Optional<String> branch(Optional<String> name)
+    {
+        return name.filter(branch -> !branch.equals(MAIN));
+    }
+
+    public static Optional<String> branch(String name)
+    {
+        return branch(Optional.of(name));
+    }
+
     public static Instant commitTime(TableSnapshot snapshot)
     {
-        var timestamp = snapshot.manifest().getTimestamp();
+        return commitTime(snapshot.manifest());
+    }
+
+    public static Instant commitTime(Manifest manifest)
+    {
+        var timestamp = manifest.getTimestamp();
         return Instant.ofEpochSecond(timestamp.getSeconds(), timestamp.getNanos());
     }
 
@@ -133,7 +152,7 @@ public final class RefResolver
 
     private TableSnapshot tagSnapshot(TagRef tag)
     {
-        Optional<String> branch = tag.branch().filter(name -> !name.equals(MAIN));
+        Optional<String> branch = branch(tag.branch());
         if (table.manifestLocation(branch, tag.version()).isEmpty()) {
             throw new LanceTableException(VERSION_NOT_FOUND, "Tag '%s' of table %s points to %s, which no longer exists"
                     .formatted(tag.name(), table.displayName(), TableSnapshot.describe(branch, tag.version())));

@@ -57,7 +57,7 @@ public final class MergeBranchTableProcedure
         if (!branches.exists(session, table.schemaTableName(), target)) {
             throw new TrinoException(BRANCH_NOT_FOUND, "Branch '%s' does not exist in table %s".formatted(target, table.schemaTableName()));
         }
-        Optional<String> targetBranch = Optional.of(target).filter(name -> !name.equals(RefResolver.MAIN));
+        Optional<String> targetBranch = RefResolver.branch(target);
         accessControl.checkCanInsertIntoTable(null, table.schemaTableName(), targetBranch);
         accessControl.checkCanDeleteFromTable(null, table.schemaTableName(), targetBranch);
         switch (merges.source(session, table.schemaTableName(), source)) {

@@ -103,7 +103,7 @@ public final class OptimizeTableProcedure
             throw new TrinoException(BRANCH_NOT_FOUND, "Branch '%s' does not exist in table %s".formatted(branch, name));
         }
         // a compaction deletes and inserts rows of the branch, without changing what it holds
-        Optional<String> branchName = branchName(branch);
+        Optional<String> branchName = RefResolver.branch(branch);
         accessControl.checkCanInsertIntoTable(null, name, branchName);
         accessControl.checkCanDeleteFromTable(null, name, branchName);
         return ImmutableMap.of(TARGET_ROWS_PER_FRAGMENT, target.toString(), BRANCH, branch);
@@ -114,7 +114,7 @@ public final class OptimizeTableProcedure
     {
         SchemaTableName name = handle.table().schemaTableName();
         long target = Long.parseLong(handle.argument(TARGET_ROWS_PER_FRAGMENT));
-        Optional<String> branch = branchName(handle.argument(BRANCH));
+        Optional<String> branch = RefResolver.branch(handle.argument(BRANCH));
         try {
             LanceTable table = catalog.openTable(session.getIdentity(), handle.table().tableRoot(), name);
             TableSnapshot snapshot = new RefResolver(table).latest(branch);
@@ -212,10 +212,5 @@ public final class OptimizeTableProcedure
                 .put("deleted_rows_purged", plan.deletedRowsPurged())
                 .put("version", version)
                 .buildOrThrow();
-    }
-
-    private static Optional<String> branchName(String branch)
-    {
-        return Optional.of(branch).filter(name -> !name.equals(RefResolver.MAIN));
     }
 }
