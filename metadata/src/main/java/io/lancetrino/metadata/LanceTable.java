@@ -13,6 +13,8 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.SortedMap;
+import java.util.TreeMap;
 
 import static io.lancetrino.metadata.LanceErrorKind.FILESYSTEM_ERROR;
 import static io.lancetrino.metadata.LanceErrorKind.UNSUPPORTED_FEATURE;
@@ -92,6 +94,33 @@ public final class LanceTable
                 .map(file -> ManifestNaming.versionOf(file.name()).orElseThrow())
                 .sorted()
                 .collect(ImmutableList.toImmutableList());
+    }
+
+    /**
+     * Every manifest of main or of a branch from one listing of {@code _versions/}, by version; where a version has both
+     * names the V2 name wins, as {@link #snapshot} resolves it.
+     */
+    public SortedMap<Long, String> manifestLocations(Optional<String> branch)
+    {
+        String versions = versionsDirectory(branch);
+        SortedMap<Long, String> locations = new TreeMap<>();
+        for (FileEntry file : listVersionFiles(branch)) {
+            String location = TableFileSystem.join(versions, file.name());
+            boolean v2 = ManifestNaming.namingOf(file.name()).orElseThrow() == ManifestNaming.V2;
+            locations.merge(ManifestNaming.versionOf(file.name()).orElseThrow(), location, (existing, added) -> v2 ? added : existing);
+        }
+        return locations;
+    }
+
+    /**
+     * Main (empty) and every branch: the datasets that make up the table.
+     */
+    public List<Optional<String>> datasets()
+    {
+        ImmutableList.Builder<Optional<String>> datasets = ImmutableList.builder();
+        datasets.add(Optional.empty());
+        refs().listBranches().forEach(branch -> datasets.add(Optional.of(branch.name())));
+        return datasets.build();
     }
 
     /**

@@ -40,6 +40,7 @@ public final class CleanupOperations
 {
     public static final String MIN_RETENTION_PROPERTY = "cleanup_min_retention";
     public static final String MIN_RETENTION_CONFIG = "lance.cleanup.min-retention";
+    public static final String DEFAULT_RETENTION = "7d";
     public static final String AUTO_CLEANUP_PREFIX = "lance.auto_cleanup.";
     private static final String AUTO_CLEANUP_INTERVAL = AUTO_CLEANUP_PREFIX + "interval";
     private static final String AUTO_CLEANUP_OLDER_THAN = AUTO_CLEANUP_PREFIX + "older_than";
@@ -177,11 +178,8 @@ public final class CleanupOperations
         }
         LanceTable table = open(tables, session, name);
         return translated(() -> {
-            List<Optional<String>> datasets = new ArrayList<>();
-            datasets.add(Optional.empty());
-            table.refs().listBranches().forEach(branch -> datasets.add(Optional.of(branch.name())));
             long updated = 0;
-            for (Optional<String> dataset : datasets) {
+            for (Optional<String> dataset : table.datasets()) {
                 TableSnapshot head = new RefResolver(table).latest(dataset);
                 Transaction.UpdateMap.Builder changes = Transaction.UpdateMap.newBuilder();
                 Map<String, String> config = head.manifest().getConfigMap();

@@ -121,7 +121,7 @@ public final class LanceProcedures
     public void cleanup(ConnectorSession session, ConnectorAccessControl accessControl, String schema, String table, String retentionThreshold, Boolean dryRun)
     {
         SchemaTableName name = name(schema, table);
-        var retention = cleanups.retention(session, name, retentionThreshold == null ? "7d" : retentionThreshold);
+        var retention = cleanups.retention(session, name, retentionThreshold == null ? CleanupOperations.DEFAULT_RETENTION : retentionThreshold);
         accessControl.checkCanInsertIntoTable(null, name);
         accessControl.checkCanDeleteFromTable(null, name);
         var report = cleanups.cleanup(session, name, retention, dryRun != null && dryRun);

@@ -5,21 +5,17 @@ import io.lancetrino.metadata.FeatureFlags;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.ManifestFile;
-import io.lancetrino.metadata.ManifestNaming;
-import io.lancetrino.metadata.fs.FileEntry;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.TreeMap;
 
 import static io.lancetrino.metadata.LanceErrorKind.FILESYSTEM_ERROR;
 import static io.lancetrino.metadata.LanceErrorKind.UNSUPPORTED_FEATURE;
 
 /**
- * Reads every manifest of a dataset straight from one listing of {@code _versions/}, bypassing the manifest cache and
+ * Reads every manifest of a dataset from one listing of {@code _versions/}, bypassing the manifest cache and
  * schema decoding that queries need: cleanup reads each manifest once and keeps only the file names it reaches.
  */
 final class ManifestScanner
@@ -30,22 +26,9 @@ final class ManifestScanner
 
     static List<VersionFile> list(LanceTable table, Optional<String> dataset)
     {
-        String directory = table.versionsDirectory(dataset);
-        TreeMap<Long, VersionFile> versions = new TreeMap<>();
-        try {
-            for (FileEntry entry : table.fileSystem().listFiles(directory)) {
-                OptionalLong version = ManifestNaming.versionOf(entry.name());
-                if (version.isPresent()) {
-                    VersionFile file = new VersionFile(version.getAsLong(), directory + "/" + entry.name());
-                    // the V2 name wins when a version has both, as readers resolve it
-                    versions.merge(version.getAsLong(), file, (old, added) -> ManifestNaming.namingOf(entry.name()).orElse(null) == ManifestNaming.V2 ? added : old);
-                }
-            }
-        }
-        catch (IOException e) {
-            throw new LanceTableException(FILESYSTEM_ERROR, "Cannot list %s of table %s: %s".formatted(directory, table.displayName(), e.getMessage()), e);
-        }
-        return ImmutableList.copyOf(versions.values());
+        return table.manifestLocations(dataset).entrySet().stream()
+                .map(entry -> new VersionFile(entry.getKey(), entry.getValue()))
+                .collect(ImmutableList.toImmutableList());
     }
 
     /**

@@ -41,7 +41,7 @@ public final class CleanupTableProcedure
     public TableProcedureMetadata metadata()
     {
         return new TableProcedureMetadata(NAME, TableProcedureExecutionMode.coordinatorOnly(), ImmutableList.of(
-                stringProperty(RETENTION_THRESHOLD, "Versions committed and unreferenced files written longer ago than this are removed", "7d", false),
+                stringProperty(RETENTION_THRESHOLD, "Versions committed and unreferenced files written longer ago than this are removed", CleanupOperations.DEFAULT_RETENTION, false),
                 booleanProperty(DRY_RUN, "Report what would be removed without removing anything", false, false)));
     }
 
