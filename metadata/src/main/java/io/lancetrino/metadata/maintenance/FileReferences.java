@@ -40,11 +40,9 @@ final class FileReferences
         if (!transaction.isEmpty()) {
             files.add(dataset + "/_transactions/" + transaction);
         }
-        Map<Integer, BasePath> bases = new HashMap<>();
-        Map<Integer, String> baseRoots = new HashMap<>();
+        Map<Integer, Base> bases = new HashMap<>();
         for (BasePath base : manifestFile.manifest().getBasePathsList()) {
-            bases.put(base.getId(), base);
-            baseRoots.put(base.getId(), Locations.normalize(base.getPath()));
+            bases.put(base.getId(), new Base(Locations.normalize(base.getPath()), base.getIsDatasetRoot()));
         }
         String dataDirectory = dataset + "/data/";
         String deletionDirectory = dataset + "/_deletions/";
@@ -54,30 +52,32 @@ final class FileReferences
                     files.add(dataDirectory + file.getPath());
                 }
                 else {
-                    BasePath base = base(bases, file.getBaseId(), manifestFile);
-                    String root = baseRoots.get(base.getId());
-                    files.add((base.getIsDatasetRoot() ? root + "/data/" : root + "/") + file.getPath());
+                    Base base = base(bases, file.getBaseId(), manifestFile);
+                    files.add((base.datasetRoot() ? base.root() + "/data/" : base.root() + "/") + file.getPath());
                 }
             }
             if (fragment.hasDeletionFile()) {
                 String name = FilePaths.deletionFileName(fragment.getId(), fragment.getDeletionFile());
                 files.add(fragment.getDeletionFile().hasBaseId()
-                        ? baseRoots.get(base(bases, fragment.getDeletionFile().getBaseId(), manifestFile).getId()) + "/_deletions/" + name
+                        ? base(bases, fragment.getDeletionFile().getBaseId(), manifestFile).root() + "/_deletions/" + name
                         : deletionDirectory + name);
             }
         }
         manifestFile.indexSection().ifPresent(section -> {
             for (IndexMetadata index : section.getIndicesList()) {
-                String root = index.hasBaseId() ? baseRoots.get(base(bases, index.getBaseId(), manifestFile).getId()) : dataset;
+                String root = index.hasBaseId() ? base(bases, index.getBaseId(), manifestFile).root() : dataset;
                 ByteBuffer uuid = index.getUuid().getUuid().asReadOnlyByteBuffer();
                 indexDirectories.add(root + INDICES + new UUID(uuid.getLong(), uuid.getLong()));
             }
         });
     }
 
-    private static BasePath base(Map<Integer, BasePath> bases, int id, ManifestFile manifestFile)
+    // a base path with its location normalized once per manifest
+    private record Base(String root, boolean datasetRoot) {}
+
+    private static Base base(Map<Integer, Base> bases, int id, ManifestFile manifestFile)
     {
-        BasePath base = bases.get(id);
+        Base base = bases.get(id);
         if (base == null) {
             throw new LanceTableException(CORRUPT_MANIFEST,
                     "Manifest %s refers to base path id %s, which it does not define".formatted(manifestFile.location(), id));

@@ -75,6 +75,13 @@ public final class TableCleanup
         final Set<Point> seen = new HashSet<>();
         final Set<Optional<String>> datasets = new HashSet<>();
         final List<ClonePin> stalePins = new ArrayList<>();
+        // what the clones found by the caller were made from, read once for both marking passes
+        final List<Point> cloneSources;
+
+        Mark(List<Point> cloneSources)
+        {
+            this.cloneSources = cloneSources;
+        }
 
         void keep(Point point, KeepReason reason, Read read)
         {
@@ -86,7 +93,7 @@ public final class TableCleanup
     public CleanupReport run(Instant cutoff, boolean dryRun)
     {
         try {
-            Mark mark = new Mark();
+            Mark mark = new Mark(clones.stream().map(this::cloneSource).flatMap(Optional::stream).toList());
             markTable(mark, cutoff);
             for (LanceTable clone : clones) {
                 markEverything(mark.live, clone);
@@ -147,7 +154,7 @@ public final class TableCleanup
                     continue;
                 }
                 Read read = new Read(location, manifest.get());
-                if (reason == null && !commitTime(manifest.get()).isBefore(cutoff)) {
+                if (reason == null && !RefResolver.commitTime(manifest.get().manifest()).isBefore(cutoff)) {
                     reason = KeepReason.WITHIN_RETENTION;
                 }
                 if (reason == null && mergeLink(read, branches).map(mergeRelated::add).orElse(false)) {
@@ -170,12 +177,6 @@ public final class TableCleanup
                         .ifPresent(manifest -> mark.keep(point, KeepReason.BRANCH_POINT, new Read(table.datasetLocation(point.branch()), manifest)));
             }
         }
-    }
-
-    private static Instant commitTime(ManifestFile manifest)
-    {
-        var timestamp = manifest.manifest().getTimestamp();
-        return Instant.ofEpochSecond(timestamp.getSeconds(), timestamp.getNanos());
     }
 
     /**
@@ -203,10 +204,10 @@ public final class TableCleanup
     {
         Map<Point, KeepReason> versions = new HashMap<>();
         for (TagRef tag : table.refs().listTags()) {
-            versions.putIfAbsent(new Point(mainIsEmpty(tag.branch()), tag.version()), KeepReason.TAGGED);
+            versions.putIfAbsent(new Point(RefResolver.branch(tag.branch()), tag.version()), KeepReason.TAGGED);
         }
         for (BranchRef branch : branches) {
-            versions.putIfAbsent(new Point(mainIsEmpty(branch.parentBranch()), branch.parentVersion()), KeepReason.BRANCH_POINT);
+            versions.putIfAbsent(new Point(RefResolver.branch(branch.parentBranch()), branch.parentVersion()), KeepReason.BRANCH_POINT);
         }
         for (ClonePin pin : new ClonePins(table.fileSystem(), table.root()).list()) {
             // a pin is written before its clone, so only an old pin without a clone is stale
@@ -216,11 +217,9 @@ public final class TableCleanup
                 }
                 continue;
             }
-            versions.putIfAbsent(new Point(mainIsEmpty(pin.sourceBranch()), pin.sourceVersion()), KeepReason.CLONE_SOURCE);
+            versions.putIfAbsent(new Point(RefResolver.branch(pin.sourceBranch()), pin.sourceVersion()), KeepReason.CLONE_SOURCE);
         }
-        for (LanceTable clone : clones) {
-            cloneSource(clone).ifPresent(point -> versions.putIfAbsent(point, KeepReason.CLONE_SOURCE));
-        }
+        mark.cloneSources.forEach(point -> versions.putIfAbsent(point, KeepReason.CLONE_SOURCE));
         return versions;
     }
 
@@ -235,16 +234,11 @@ public final class TableCleanup
             return Optional.empty();
         }
         String source = Locations.normalize(origin.getRefPath());
-        Optional<String> branch = origin.hasRefName() ? mainIsEmpty(Optional.of(origin.getRefName())) : Optional.empty();
+        Optional<String> branch = origin.hasRefName() ? RefResolver.branch(Optional.of(origin.getRefName())) : Optional.empty();
         if (!source.equals(Locations.normalize(table.datasetLocation(branch)))) {
             return Optional.empty();
         }
         return Optional.of(new Point(branch, origin.getRefVersion()));
-    }
-
-    private static Optional<String> mainIsEmpty(Optional<String> branch)
-    {
-        return branch.filter(name -> !name.equals(RefResolver.MAIN));
     }
 
     /**
@@ -252,10 +246,7 @@ public final class TableCleanup
      */
     static void markEverything(FileReferences references, LanceTable other)
     {
-        List<Optional<String>> datasets = new ArrayList<>();
-        datasets.add(Optional.empty());
-        other.refs().listBranches().forEach(branch -> datasets.add(Optional.of(branch.name())));
-        for (Optional<String> dataset : datasets) {
+        for (Optional<String> dataset : other.datasets()) {
             String location = other.datasetLocation(dataset);
             for (ManifestScanner.VersionFile file : ManifestScanner.list(other, dataset)) {
                 ManifestScanner.read(other, file).ifPresent(manifest -> references.add(location, manifest));
