@@ -43,6 +43,18 @@ public final class DemoWarehouse
 
     private DemoWarehouse() {}
 
+    /**
+     * {@code bin/serve} runs this once, before the server starts, with the warehouse directory as argument.
+     */
+    public static void main(String[] args)
+            throws Exception
+    {
+        if (args.length != 1) {
+            throw new IllegalArgumentException("usage: DemoWarehouse WAREHOUSE_DIR");
+        }
+        create(Path.of(args[0]));
+    }
+
     public static Path create(Path warehouse)
             throws Exception
     {

@@ -1,0 +1,305 @@
+package io.lancetrino.tests;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import io.lancetrino.tests.fixtures.SdkScans;
+import io.lancetrino.tests.fixtures.TemporaryWarehouses;
+import io.lancetrino.tests.server.DemoWarehouse;
+import io.lancetrino.tests.server.ReadmeSection;
+import io.lancetrino.tests.server.ServeProcess;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.lance.Ref;
+
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
+
+/**
+ * The plugin zip installed into a real Trino 483 server process by {@code bin/serve}, the way the README tells users
+ * to install it, with two catalogs of this connector; reached the way BI tools and users reach it: Trino JDBC and the
+ * Trino CLI.
+ */
+@TestInstance(PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+final class TestTrinoServerInstall
+{
+    private static final String INSTALL_SECTION = "## Install the plugin into an existing Trino 483";
+
+    private Path warehouse;
+    private Path sandbox;
+    private Path serverDirectory;
+    private ServeProcess serve;
+
+    @BeforeAll
+    void startServer()
+            throws Exception
+    {
+        Path root = TemporaryWarehouses.create("lance-serve");
+        warehouse = root.resolve("warehouse");
+        sandbox = root.resolve("sandbox");
+        serverDirectory = root.resolve("server");
+        DemoWarehouse.create(warehouse);
+        // the first start in a fresh clone assembles the server from the package registry
+        serve = ServeProcess.start(serverDirectory, warehouse, sandbox, 15, TimeUnit.MINUTES);
+    }
+
+    @AfterAll
+    void closeServer()
+    {
+        if (serve != null) {
+            serve.close();
+        }
+    }
+
+    @Test
+    @Order(1)
+    void testPluginInstalledAsTheReadmeSays()
+            throws Exception
+    {
+        ReadmeSection install = ReadmeSection.read(ServeProcess.projectRoot().resolve("README.md"), INSTALL_SECTION);
+
+        // the README's unzip line, run word for word into a fresh TRINO_HOME, gives exactly the server's plugin directory
+        String unzip = install.blockContaining("unzip ").lines().filter(line -> line.startsWith("unzip ")).findFirst().orElseThrow();
+        Path trinoHome = TemporaryWarehouses.create("trino-home");
+        ProcessBuilder unzipInProjectRoot = new ProcessBuilder("bash", "-c", unzip)
+                .directory(ServeProcess.projectRoot().toFile())
+                .redirectErrorStream(true);
+        unzipInProjectRoot.environment().put("TRINO_HOME", trinoHome.toString());
+        Process process = unzipInProjectRoot.start();
+        assertThat(process.waitFor()).as("%s", new String(process.getInputStream().readAllBytes(), UTF_8)).isZero();
+        assertThat(listFiles(trinoHome.resolve("plugin"))).isEqualTo(listFiles(serverDirectory.resolve("plugin")).stream()
+                .filter(file -> !file.startsWith("tpch/"))
+                .toList());
+
+        // the catalog file users write, and the JVM options they add, are the ones the running server uses
+        Properties readmeCatalog = properties(install.blockContaining("connector.name=lance"));
+        Properties serverCatalog = properties(Files.readString(serverDirectory.resolve("etc/catalog/lance.properties")));
+        assertThat(serverCatalog.keySet()).isEqualTo(readmeCatalog.keySet());
+        assertThat(serverCatalog.getProperty("connector.name")).isEqualTo(readmeCatalog.getProperty("connector.name"));
+        List<String> jvmConfig = Files.readAllLines(serverDirectory.resolve("etc/jvm.config"));
+        List<String> readmeJvmOptions = install.blockContaining("--add-opens").lines().toList();
+        assertThat(readmeJvmOptions).isNotEmpty();
+        assertThat(jvmConfig).containsAll(readmeJvmOptions);
+    }
+
+    @Test
+    @Order(2)
+    void testDatabaseMetaDataAsBiToolsRead()
+            throws SQLException
+    {
+        try (Connection connection = connect()) {
+            DatabaseMetaData metaData = connection.getMetaData();
+            assertThat(column(metaData.getCatalogs(), "TABLE_CAT")).contains("lance", "sandbox", "tpch");
+            assertThat(column(metaData.getSchemas("lance", null), "TABLE_SCHEM")).contains("demo", "information_schema");
+            try (ResultSet tables = metaData.getTables("lance", "demo", "%", null)) {
+                assertThat(tables.next()).isTrue();
+                assertThat(tables.getString("TABLE_NAME")).isEqualTo("trips");
+                assertThat(tables.getString("TABLE_TYPE")).isEqualTo("TABLE");
+                assertThat(tables.next()).as("only the table itself, no metadata tables").isFalse();
+            }
+            List<List<Object>> columns = new ArrayList<>();
+            try (ResultSet resultSet = metaData.getColumns("lance", "demo", "trips", null)) {
+                while (resultSet.next()) {
+                    columns.add(List.of(resultSet.getString("COLUMN_NAME"), resultSet.getInt("DATA_TYPE"), resultSet.getString("TYPE_NAME"), resultSet.getString("IS_NULLABLE")));
+                }
+            }
+            assertThat(columns).containsExactly(
+                    List.of("trip_id", Types.BIGINT, "bigint", "NO"),
+                    List.of("city", Types.VARCHAR, "varchar", "YES"),
+                    List.of("fare", Types.DOUBLE, "double", "YES"),
+                    List.of("started_at", Types.TIMESTAMP, "timestamp(6)", "YES"));
+
+            // comments written through SQL in the second catalog come back through the driver's metadata
+            try (Statement statement = connection.createStatement()) {
+                statement.execute("CREATE SCHEMA sandbox.browse");
+                statement.execute("CREATE TABLE sandbox.browse.fares (trip_id bigint NOT NULL COMMENT 'the trip', fare double COMMENT 'in EUR') COMMENT 'fares per trip'");
+            }
+            // Trino's driver leaves getTables' REMARKS empty; table browsers read table comments from here
+            try (Statement statement = connection.createStatement();
+                    ResultSet comments = statement.executeQuery("SELECT comment FROM system.metadata.table_comments WHERE catalog_name = 'sandbox' AND schema_name = 'browse' AND table_name = 'fares'")) {
+                assertThat(comments.next()).isTrue();
+                assertThat(comments.getString(1)).isEqualTo("fares per trip");
+            }
+            Map<String, String> remarks = new java.util.LinkedHashMap<>();
+            try (ResultSet resultSet = metaData.getColumns("sandbox", "browse", "fares", null)) {
+                while (resultSet.next()) {
+                    remarks.put(resultSet.getString("COLUMN_NAME"), resultSet.getString("REMARKS"));
+                }
+            }
+            assertThat(remarks).containsExactly(Map.entry("trip_id", "the trip"), Map.entry("fare", "in EUR"));
+        }
+    }
+
+    @Test
+    @Order(3)
+    void testTimeTravelMatchesTheLanceSdk()
+            throws SQLException
+    {
+        Path trips = warehouse.resolve("demo/trips.lance");
+        Map<String, Ref> refs = ImmutableMap.of(
+                "2", Ref.ofMain(2),
+                "4", Ref.ofMain(4),
+                "'baseline'", Ref.ofTag("baseline"),
+                "'experiment'", Ref.ofBranch("experiment"));
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            for (Map.Entry<String, Ref> ref : refs.entrySet()) {
+                try (ResultSet resultSet = statement.executeQuery("SELECT count(*), sum(trip_id) FROM lance.demo.trips FOR VERSION AS OF " + ref.getKey())) {
+                    assertThat(resultSet.next()).isTrue();
+                    List<Long> ids = SdkScans.scan(trips, ref.getValue(), List.of("trip_id")).stream().map(row -> (Long) row.getFirst()).toList();
+                    assertThat(resultSet.getLong(1)).as("rows at %s", ref.getKey()).isEqualTo(ids.size());
+                    assertThat(resultSet.getLong(2)).as("sum of ids at %s", ref.getKey()).isEqualTo(ids.stream().mapToLong(Long::longValue).sum());
+                }
+            }
+        }
+    }
+
+    @Test
+    @Order(4)
+    void testWritesInBothCatalogs()
+            throws SQLException
+    {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            long versionBefore = scalar(statement, "SELECT max(version) FROM lance.demo.\"trips$versions\"");
+            long rowsBefore = scalar(statement, "SELECT count(*) FROM lance.demo.trips");
+            statement.execute("CREATE SCHEMA sandbox.copies");
+            statement.execute("CREATE TABLE sandbox.copies.lisbon AS SELECT * FROM lance.demo.trips WHERE city = 'Lisbon'");
+            long lisbon = scalar(statement, "SELECT count(*) FROM lance.demo.trips WHERE city = 'Lisbon'");
+            assertThat(scalar(statement, "SELECT count(*) FROM sandbox.copies.lisbon")).isEqualTo(lisbon);
+            statement.execute("INSERT INTO lance.demo.trips SELECT trip_id + 100000, city, fare, started_at FROM sandbox.copies.lisbon");
+            assertThat(scalar(statement, "SELECT count(*) FROM lance.demo.trips")).isEqualTo(rowsBefore + lisbon);
+            assertThat(scalar(statement, "SELECT max(version) FROM lance.demo.\"trips$versions\"")).isEqualTo(versionBefore + 1);
+            assertThat(scalar(statement, "SELECT count(*) FROM lance.demo.trips FOR VERSION AS OF " + versionBefore)).isEqualTo(rowsBefore);
+        }
+        // what the server wrote, the Lance SDK reads
+        assertThat(SdkScans.countRows(warehouse.resolve("demo/trips.lance"), Ref.ofMain())).isGreaterThan(0);
+        assertThat(SdkScans.countRows(sandbox.resolve("copies/lisbon.lance"), Ref.ofMain())).isPositive();
+    }
+
+    @Test
+    @Order(5)
+    void testNativeLibraryLoadedOnceForBothCatalogs()
+            throws IOException
+    {
+        // both catalogs have read and written data files through the SDK by now
+        ProcessHandle server = serve.serverJvm().orElseThrow();
+        Path maps = Path.of("/proc", String.valueOf(server.pid()), "maps");
+        if (!Files.exists(maps)) {
+            return; // only Linux exposes the mapped libraries
+        }
+        List<String> lanceLibraries = Files.readAllLines(maps).stream()
+                .map(line -> line.substring(line.lastIndexOf(' ') + 1))
+                .filter(path -> path.contains("lance_jni"))
+                .distinct()
+                .toList();
+        assertThat(lanceLibraries).hasSize(1);
+    }
+
+    @Test
+    @Order(6)
+    void testTrinoCli()
+            throws Exception
+    {
+        Path cli = Path.of(System.getProperty("lance.trino-cli.jar", "target/trino-cli/trino-cli.jar"));
+        Process process = new ProcessBuilder(ImmutableList.of(
+                ProcessHandle.current().info().command().orElse("java"), "-jar", cli.toString(),
+                "--server", serve.httpUrl(), "--catalog", "lance", "--schema", "demo", "--output-format", "CSV_UNQUOTED",
+                "--execute", "SELECT count(*) FROM trips FOR VERSION AS OF 'baseline'; SELECT count(*) FROM \"trips$versions\""))
+                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        List<String> lines = new String(process.getInputStream().readAllBytes(), UTF_8).lines().toList();
+        assertThat(process.waitFor()).isZero();
+        long versions;
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            versions = scalar(statement, "SELECT count(*) FROM lance.demo.\"trips$versions\"");
+        }
+        assertThat(lines).containsExactly(
+                String.valueOf(SdkScans.countRows(warehouse.resolve("demo/trips.lance"), Ref.ofTag("baseline"))),
+                String.valueOf(versions));
+    }
+
+    @Test
+    @Order(7)
+    void testServerStopsCleanly()
+            throws Exception
+    {
+        ProcessHandle server = serve.serverJvm().orElseThrow();
+        int status = serve.stop(2, TimeUnit.MINUTES);
+        // 143 = ended by the SIGTERM sent, after the JVM ran its shutdown hooks
+        assertThat(status).as("bin/serve output: %s", serve.output()).isEqualTo(143);
+        assertThat(server.isAlive()).isFalse();
+        assertThat(serve.isAlive()).isFalse();
+        String log = Files.readString(serve.serverLog());
+        assertThat(log).as("stack frames of the connector in the server log").doesNotContain("at io.lancetrino");
+        assertThat(log.lines().filter(line -> line.matches(".*\\bERROR\\b.*")).toList()).as("errors in the server log").isEmpty();
+    }
+
+    private Connection connect()
+            throws SQLException
+    {
+        return DriverManager.getConnection(serve.jdbcUrl(), "analyst", null);
+    }
+
+    private static long scalar(Statement statement, String sql)
+            throws SQLException
+    {
+        try (ResultSet resultSet = statement.executeQuery(sql)) {
+            assertThat(resultSet.next()).isTrue();
+            return resultSet.getLong(1);
+        }
+    }
+
+    private static List<String> column(ResultSet resultSet, String name)
+            throws SQLException
+    {
+        try (resultSet) {
+            List<String> values = new ArrayList<>();
+            while (resultSet.next()) {
+                values.add(resultSet.getString(name));
+            }
+            return values;
+        }
+    }
+
+    private static Properties properties(String text)
+            throws IOException
+    {
+        Properties properties = new Properties();
+        properties.load(new StringReader(text));
+        return properties;
+    }
+
+    private static List<String> listFiles(Path directory)
+            throws IOException
+    {
+        try (Stream<Path> files = Files.walk(directory)) {
+            return files.filter(Files::isRegularFile)
+                    .map(file -> directory.relativize(file) + ":" + file.toFile().length())
+                    .sorted()
+                    .toList();
+        }
+    }
+}

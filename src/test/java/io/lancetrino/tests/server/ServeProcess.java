@@ -1,0 +1,180 @@
+package io.lancetrino.tests.server;
+
+import com.google.common.collect.ImmutableList;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * {@code bin/serve} run as users run it: a separate process (the script, and the Trino server JVM it starts), ready
+ * once the script prints its readiness line, stopped with SIGTERM.
+ */
+public final class ServeProcess
+        implements AutoCloseable
+{
+    private static final String READY = "Trino with the Lance connector is ready at ";
+
+    private final Process process;
+    private final Path serverDirectory;
+    private final int port;
+    private final List<String> output = new CopyOnWriteArrayList<>();
+
+    private ServeProcess(Process process, Path serverDirectory, int port)
+    {
+        this.process = requireNonNull(process, "process is null");
+        this.serverDirectory = requireNonNull(serverDirectory, "serverDirectory is null");
+        this.port = port;
+    }
+
+    public static Path projectRoot()
+    {
+        return Path.of(System.getProperty("lance.project.root", "../..")).toAbsolutePath().normalize();
+    }
+
+    public static Path pluginZip()
+            throws IOException
+    {
+        try (var files = Files.list(projectRoot().resolve("plugin/target"))) {
+            return files.filter(file -> file.getFileName().toString().matches("trino-lance-.*\\.zip"))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException("No plugin zip in plugin/target: build the plugin module first"));
+        }
+    }
+
+    /**
+     * Starts {@code bin/serve} and waits for its readiness line; the first start also assembles the server, which
+     * needs the package registry and can take minutes.
+     */
+    public static ServeProcess start(Path serverDirectory, Path warehouse, Path sandbox, long timeout, TimeUnit unit)
+            throws IOException, InterruptedException, TimeoutException
+    {
+        int port = freePort();
+        Process process = new ProcessBuilder(ImmutableList.of(
+                "bash", projectRoot().resolve("bin/serve").toString(),
+                "--port", String.valueOf(port),
+                "--warehouse", warehouse.toString(),
+                "--sandbox", sandbox.toString(),
+                "--server-dir", serverDirectory.toString(),
+                "--plugin-zip", pluginZip().toString()))
+                .redirectErrorStream(true)
+                .start();
+        ServeProcess serve = new ServeProcess(process, serverDirectory, port);
+        CompletableFuture<Boolean> ready = new CompletableFuture<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader lines = new BufferedReader(new InputStreamReader(process.getInputStream(), UTF_8))) {
+                for (String line = lines.readLine(); line != null; line = lines.readLine()) {
+                    serve.output.add(line);
+                    if (line.startsWith(READY)) {
+                        ready.complete(true);
+                    }
+                }
+                ready.complete(false);
+            }
+            catch (IOException e) {
+                ready.completeExceptionally(new UncheckedIOException(e));
+            }
+        }, "bin/serve output");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            if (!ready.get(timeout, unit)) {
+                throw new IllegalStateException("bin/serve exited before the server was ready:\n" + String.join("\n", serve.output));
+            }
+        }
+        catch (java.util.concurrent.ExecutionException e) {
+            throw new IOException(e.getCause());
+        }
+        catch (TimeoutException e) {
+            serve.close();
+            throw new TimeoutException("bin/serve not ready after " + timeout + " " + unit + ":\n" + String.join("\n", serve.output));
+        }
+        return serve;
+    }
+
+    public int port()
+    {
+        return port;
+    }
+
+    public String jdbcUrl()
+    {
+        return "jdbc:trino://127.0.0.1:" + port;
+    }
+
+    public String httpUrl()
+    {
+        return "http://127.0.0.1:" + port;
+    }
+
+    public Path serverDirectory()
+    {
+        return serverDirectory;
+    }
+
+    public Path serverLog()
+    {
+        return serverDirectory.resolve("var/log/server.log");
+    }
+
+    public List<String> output()
+    {
+        return ImmutableList.copyOf(output);
+    }
+
+    /**
+     * The Trino server JVM: the script's child process.
+     */
+    public Optional<ProcessHandle> serverJvm()
+    {
+        return process.children().filter(child -> child.info().command().map(command -> command.endsWith("java")).orElse(false)).findFirst();
+    }
+
+    /**
+     * Sends SIGTERM to the script, which passes it on to the server and exits with the server's status.
+     */
+    public int stop(long timeout, TimeUnit unit)
+            throws InterruptedException
+    {
+        process.destroy();
+        if (!process.waitFor(timeout, unit)) {
+            process.descendants().forEach(ProcessHandle::destroyForcibly);
+            process.destroyForcibly();
+            throw new IllegalStateException("bin/serve did not exit within " + timeout + " " + unit + " of SIGTERM");
+        }
+        return process.exitValue();
+    }
+
+    public boolean isAlive()
+    {
+        return process.isAlive() || process.descendants().anyMatch(ProcessHandle::isAlive);
+    }
+
+    @Override
+    public void close()
+    {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+    }
+
+    private static int freePort()
+            throws IOException
+    {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        }
+    }
+}
