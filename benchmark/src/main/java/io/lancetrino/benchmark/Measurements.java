@@ -3,6 +3,7 @@ package io.lancetrino.benchmark;
 import io.lancetrino.split.LanceConfig;
 import io.lancetrino.split.LanceTables;
 import io.lancetrino.split.fs.LanceFileSystems;
+import io.lancetrino.split.fs.ObjectStoreOptions;
 import io.trino.filesystem.local.LocalFileSystemFactory;
 
 import java.nio.file.Path;
@@ -27,6 +28,6 @@ final class Measurements
      */
     static LanceTables localTables(LanceConfig config)
     {
-        return new LanceTables(new LanceFileSystems(new LocalFileSystemFactory(Path.of("/"))), config);
+        return new LanceTables(new LanceFileSystems(new LocalFileSystemFactory(Path.of("/")), ObjectStoreOptions.NONE), config);
     }
 }

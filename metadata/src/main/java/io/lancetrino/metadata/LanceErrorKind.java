@@ -28,4 +28,6 @@ public enum LanceErrorKind
     NOT_AN_ANCESTOR,
     /** both sides of a branch merge changed the same thing */
     MERGE_CONFLICT,
+    /** the file system cannot create a file only if it is absent, so no commit can be made safely */
+    EXCLUSIVE_CREATE_UNSUPPORTED,
 }

@@ -5,6 +5,7 @@ import com.google.inject.Inject;
 import io.airlift.log.Logger;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.fs.ExclusiveCreateUnsupportedException;
 import io.lancetrino.metadata.fs.LocalTableFileSystem;
 import io.lancetrino.metadata.fs.TableFileSystem;
 import io.lancetrino.metadata.maintenance.Locations;
@@ -23,6 +24,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 
+import static io.lancetrino.split.LanceErrorCode.LANCE_EXCLUSIVE_CREATE_UNSUPPORTED;
 import static io.lancetrino.split.LanceErrorCode.LANCE_FILESYSTEM_ERROR;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.StandardErrorCode.SCHEMA_ALREADY_EXISTS;
@@ -39,6 +41,8 @@ public final class LanceCatalog
 {
     private static final Logger log = Logger.get(LanceCatalog.class);
     public static final String TABLE_SUFFIX = ".lance";
+    // object stores have no directories: an empty schema exists only through an object below its prefix
+    private static final String SCHEMA_MARKER = ".lance-schema";
 
     private final LanceTables tables;
     private final String warehouse;
@@ -92,6 +96,35 @@ public final class LanceCatalog
         return tables.open(identity, root, name.toString());
     }
 
+    /**
+     * The storage options the Lance SDK opens data files under this location with.
+     */
+    public java.util.Map<String, String> storageOptions(String location)
+    {
+        return tables.storageOptions(location);
+    }
+
+    public TableFileSystem fileSystem(ConnectorIdentity identity, String location)
+    {
+        return tables.fileSystem(identity, location);
+    }
+
+    /**
+     * Refuses a write before it writes anything when the table's store cannot make the put-if-absent commits need.
+     */
+    public void verifyWritable(ConnectorIdentity identity, SchemaTableName name, String tableRoot)
+    {
+        try {
+            tables.fileSystem(identity, tableRoot).verifyExclusiveCreate(tableRoot);
+        }
+        catch (ExclusiveCreateUnsupportedException e) {
+            throw new TrinoException(LANCE_EXCLUSIVE_CREATE_UNSUPPORTED, "Cannot write table %s at %s: %s. The table was not changed".formatted(name, tableRoot, e.getMessage()), e);
+        }
+        catch (IOException e) {
+            throw new TrinoException(LANCE_FILESYSTEM_ERROR, "Cannot write table %s at %s: %s".formatted(name, tableRoot, e.getMessage()), e);
+        }
+    }
+
     public void createSchema(ConnectorIdentity identity, String schema)
     {
         if (schemaExists(identity, schema)) {
@@ -99,7 +132,11 @@ public final class LanceCatalog
         }
         String location = TableFileSystem.join(warehouse, schema);
         try {
-            tables.fileSystem(identity, location).createDirectory(location);
+            TableFileSystem fileSystem = tables.fileSystem(identity, location);
+            fileSystem.createDirectory(location);
+            if (!LanceFileSystems.isLocal(location)) {
+                fileSystem.writeFile(TableFileSystem.join(location, SCHEMA_MARKER), new byte[0]);
+            }
         }
         catch (IOException e) {
             throw new TrinoException(LANCE_FILESYSTEM_ERROR, "Cannot create schema directory %s: %s".formatted(location, e.getMessage()), e);
@@ -114,7 +151,7 @@ public final class LanceCatalog
         String location = TableFileSystem.join(warehouse, schema);
         TableFileSystem fileSystem = tables.fileSystem(identity, location);
         try {
-            if (!listTables(identity, schema).isEmpty() || !fileSystem.listFiles(location).isEmpty() || !fileSystem.listDirectories(location).isEmpty()) {
+            if (!listTables(identity, schema).isEmpty() || fileSystem.listFiles(location).stream().anyMatch(file -> !file.name().equals(SCHEMA_MARKER)) || !fileSystem.listDirectories(location).isEmpty()) {
                 throw new TrinoException(SCHEMA_NOT_EMPTY, "Cannot drop non-empty schema '%s' (%s)".formatted(schema, location));
             }
             fileSystem.deleteDirectory(location);

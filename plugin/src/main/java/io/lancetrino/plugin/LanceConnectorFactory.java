@@ -3,6 +3,7 @@ package io.lancetrino.plugin;
 import com.google.inject.Injector;
 import io.airlift.bootstrap.Bootstrap;
 import io.airlift.json.JsonModule;
+import io.lancetrino.split.fs.ObjectStoreOptions;
 import io.trino.filesystem.manager.FileSystemModule;
 import io.trino.plugin.base.ConnectorContextModule;
 import io.trino.spi.classloader.ThreadContextClassLoader;
@@ -33,7 +34,9 @@ public final class LanceConnectorFactory
                     new JsonModule(),
                     new ConnectorContextModule(catalogName, context),
                     new FileSystemModule(catalogName, context, false),
-                    new LanceModule());
+                    new LanceModule(),
+                    // the Lance SDK opens data files itself, so it needs the same store settings as trino-filesystem
+                    binder -> binder.bind(ObjectStoreOptions.class).toInstance(ObjectStoreOptions.fromCatalogProperties(config)));
             Injector injector = app
                     .doNotInitializeLogging()
                     .disableSystemProperties()

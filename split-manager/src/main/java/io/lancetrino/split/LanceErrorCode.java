@@ -30,6 +30,7 @@ public enum LanceErrorCode
     LANCE_REF_IN_USE(15, USER_ERROR),
     LANCE_NOT_AN_ANCESTOR(16, USER_ERROR),
     LANCE_MERGE_CONFLICT(17, USER_ERROR),
+    LANCE_EXCLUSIVE_CREATE_UNSUPPORTED(18, EXTERNAL),
     /**/;
 
     private final ErrorCode errorCode;
@@ -65,6 +66,7 @@ public enum LanceErrorCode
             case REF_IN_USE -> LANCE_REF_IN_USE;
             case NOT_AN_ANCESTOR -> LANCE_NOT_AN_ANCESTOR;
             case MERGE_CONFLICT -> LANCE_MERGE_CONFLICT;
+            case EXCLUSIVE_CREATE_UNSUPPORTED -> LANCE_EXCLUSIVE_CREATE_UNSUPPORTED;
         };
         return new TrinoException(code, e.getMessage(), e);
     }

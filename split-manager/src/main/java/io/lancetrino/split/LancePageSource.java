@@ -23,6 +23,7 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 import static io.lancetrino.split.LanceErrorCode.LANCE_MISSING_FILE;
@@ -63,16 +64,16 @@ public final class LancePageSource
     private long completedPositions;
     private long readTimeNanos;
 
-    public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, BufferAllocator allocator, TableFileSystem fileSystem, int batchRows)
+    public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, BufferAllocator allocator, TableFileSystem fileSystem, Map<String, String> storageOptions, int batchRows)
     {
-        this(split, columns, List.of(), allocator, fileSystem, batchRows);
+        this(split, columns, List.of(), allocator, fileSystem, storageOptions, batchRows);
     }
 
     /**
      * @param predicates conditions implied by Trino's filter: rows failing them may be left out, so their other columns
      * are not decoded
      */
-    public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, List<ColumnPredicate> predicates, BufferAllocator allocator, TableFileSystem fileSystem, int batchRows)
+    public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, List<ColumnPredicate> predicates, BufferAllocator allocator, TableFileSystem fileSystem, Map<String, String> storageOptions, int batchRows)
     {
         this.predicates = ImmutableList.copyOf(predicates);
         this.split = requireNonNull(split, "split is null");
@@ -80,7 +81,7 @@ public final class LancePageSource
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.batchRows = batchRows;
-        this.readers = new SplitFileReaders(split, allocator);
+        this.readers = new SplitFileReaders(split, allocator, storageOptions);
     }
 
     @Override

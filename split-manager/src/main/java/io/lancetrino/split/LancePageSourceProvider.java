@@ -60,6 +60,6 @@ public final class LancePageSourceProvider
                 .flatMap(entry -> ColumnPredicate.of(entry.getKey(), entry.getValue()).stream())
                 .collect(toImmutableList());
         BufferAllocator allocator = rootAllocator.newChildAllocator("split-" + lanceSplit.fragmentId(), 0, rootAllocator.getLimit());
-        return new LancePageSource(lanceSplit, lanceColumns, predicates, allocator, tables.fileSystem(session.getIdentity(), handle.tableRoot()), batchRows);
+        return new LancePageSource(lanceSplit, lanceColumns, predicates, allocator, tables.fileSystem(session.getIdentity(), handle.tableRoot()), tables.storageOptions(handle.tableRoot()), batchRows);
     }
 }

@@ -7,6 +7,8 @@ import io.lancetrino.metadata.fs.TableFileSystem;
 import io.lancetrino.split.fs.LanceFileSystems;
 import io.trino.spi.security.ConnectorIdentity;
 
+import java.util.Map;
+
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -27,6 +29,11 @@ public final class LanceTables
     public LanceTable open(ConnectorIdentity identity, String root, String displayName)
     {
         return new LanceTable(fileSystem(identity, root), root, displayName, manifestCache);
+    }
+
+    public Map<String, String> storageOptions(String location)
+    {
+        return fileSystems.storageOptions(location);
     }
 
     public TableFileSystem fileSystem(ConnectorIdentity identity, String location)

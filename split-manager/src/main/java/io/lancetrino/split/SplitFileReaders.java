@@ -1,5 +1,6 @@
 package io.lancetrino.split;
 
+import com.google.common.collect.ImmutableMap;
 import io.lancetrino.split.fs.LanceFileSystems;
 import io.trino.spi.TrinoException;
 import org.apache.arrow.memory.BufferAllocator;
@@ -22,12 +23,14 @@ final class SplitFileReaders
 {
     private final LanceSplit split;
     private final BufferAllocator allocator;
+    private final Map<String, String> storageOptions;
     private final Map<String, LanceFileReader> readers = new LinkedHashMap<>();
 
-    SplitFileReaders(LanceSplit split, BufferAllocator allocator)
+    SplitFileReaders(LanceSplit split, BufferAllocator allocator, Map<String, String> storageOptions)
     {
         this.split = requireNonNull(split, "split is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
+        this.storageOptions = ImmutableMap.copyOf(requireNonNull(storageOptions, "storageOptions is null"));
     }
 
     LanceFileReader open(LanceDataFile file)
@@ -37,7 +40,7 @@ final class SplitFileReaders
             return reader;
         }
         try {
-            reader = LanceFileReader.open(LanceFileSystems.nativeLocation(file.location()), allocator);
+            reader = LanceFileReader.open(LanceFileSystems.nativeLocation(file.location()), storageOptions, allocator);
         }
         catch (IOException | RuntimeException e) {
             throw new TrinoException(LANCE_MISSING_FILE, "Table %s, fragment %s: cannot open data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), e.getMessage()), e);

@@ -8,6 +8,7 @@ import io.lancetrino.metadata.ManifestFile;
 import io.lancetrino.metadata.ManifestNaming;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.Transactions;
+import io.lancetrino.metadata.fs.ExclusiveCreateUnsupportedException;
 import io.lancetrino.metadata.fs.TableFileSystem;
 import io.lancetrino.metadata.proto.IndexSection;
 import io.lancetrino.metadata.proto.Manifest;
@@ -22,6 +23,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.UnaryOperator;
 
 import static io.lancetrino.metadata.LanceErrorKind.COMMIT_CONFLICT;
+import static io.lancetrino.metadata.LanceErrorKind.EXCLUSIVE_CREATE_UNSUPPORTED;
 import static io.lancetrino.metadata.LanceErrorKind.FILESYSTEM_ERROR;
 import static io.lancetrino.metadata.LanceErrorKind.INCOMPATIBLE_CHANGE;
 import static io.lancetrino.metadata.LanceErrorKind.UNSUPPORTED_FEATURE;
@@ -187,6 +189,9 @@ public final class TableCommitter
         }
         catch (FileAlreadyExistsException e) {
             throw e;
+        }
+        catch (ExclusiveCreateUnsupportedException e) {
+            throw new LanceTableException(EXCLUSIVE_CREATE_UNSUPPORTED, "Cannot commit manifest %s: %s".formatted(location, e.getMessage()), e);
         }
         catch (IOException e) {
             throw new LanceTableException(FILESYSTEM_ERROR, "Cannot write manifest %s: %s".formatted(location, e.getMessage()), e);

@@ -47,6 +47,17 @@ public interface TableFileSystem
             throws IOException;
 
     /**
+     * Fails unless {@link #createExclusive} is a real put-if-absent below this directory, which every commit relies
+     * on; statements call it before they write anything, so a store without it leaves tables unchanged.
+     *
+     * @throws ExclusiveCreateUnsupportedException if creation is not exclusive there
+     */
+    default void verifyExclusiveCreate(String directory)
+            throws IOException
+    {
+    }
+
+    /**
      * Writes the whole file, replacing what was there.
      */
     void writeFile(String location, byte[] data)

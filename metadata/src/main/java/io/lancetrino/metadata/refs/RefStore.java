@@ -6,7 +6,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import io.lancetrino.metadata.LanceErrorKind;
 import io.lancetrino.metadata.LanceTableException;
+import io.lancetrino.metadata.fs.ExclusiveCreateUnsupportedException;
 import io.lancetrino.metadata.fs.FileEntry;
 import io.lancetrino.metadata.fs.TableFileSystem;
 
@@ -157,6 +159,9 @@ public final class RefStore
         }
         catch (FileAlreadyExistsException e) {
             throw e;
+        }
+        catch (ExclusiveCreateUnsupportedException e) {
+            throw new LanceTableException(LanceErrorKind.EXCLUSIVE_CREATE_UNSUPPORTED, "Cannot create ref %s: %s".formatted(location, e.getMessage()), e);
         }
         catch (IOException e) {
             throw new UncheckedIOException(e);

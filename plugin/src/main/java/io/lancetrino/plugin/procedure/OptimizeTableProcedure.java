@@ -144,7 +144,7 @@ public final class OptimizeTableProcedure
                 int added = 0;
                 for (CompactionPlan.Group group : plan.groups()) {
                     try (BufferAllocator writeAllocator = allocator.newChildAllocator("optimize-write", 0, allocator.getLimit())) {
-                        LanceFileSink sink = LanceFileSink.create(table.fileSystem(), snapshot.datasetLocation(), fields, fileFormatVersion, maxRowsPerFile, writeAllocator);
+                        LanceFileSink sink = LanceFileSink.create(table.fileSystem(), catalog.storageOptions(table.root()), snapshot.datasetLocation(), fields, fileFormatVersion, maxRowsPerFile, writeAllocator);
                         sinks.add(sink);
                         List<DataFragment> written;
                         try {
@@ -189,7 +189,7 @@ public final class OptimizeTableProcedure
     {
         long rows = 0;
         // the page source closes its allocator
-        try (LancePageSource source = new LancePageSource(split, columns, allocator.newChildAllocator("optimize-read-" + split.fragmentId(), 0, allocator.getLimit()), table.fileSystem(), batchRows)) {
+        try (LancePageSource source = new LancePageSource(split, columns, allocator.newChildAllocator("optimize-read-" + split.fragmentId(), 0, allocator.getLimit()), table.fileSystem(), catalog.storageOptions(table.root()), batchRows)) {
             while (!source.isFinished()) {
                 SourcePage page = source.getNextSourcePage();
                 if (page != null && page.getPositionCount() > 0) {

@@ -1,6 +1,7 @@
 package io.lancetrino.plugin.write;
 
 import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
 import io.lancetrino.metadata.fs.TableFileSystem;
 import io.lancetrino.metadata.proto.DataFile;
 import io.lancetrino.metadata.proto.DataFragment;
@@ -34,6 +35,7 @@ import static java.util.Objects.requireNonNull;
 public final class LanceFileSink
 {
     private final TableFileSystem fileSystem;
+    private final Map<String, String> storageOptions;
     private final String dataDirectory;
     private final List<Type> types;
     private final Schema arrowSchema;
@@ -53,17 +55,18 @@ public final class LanceFileSink
      * A sink for pages holding one block per field of {@code fields}, in order, written under
      * {@code datasetLocation/data}; the caller closes the allocator after {@link #finish} or {@link #abort}.
      */
-    public static LanceFileSink create(TableFileSystem fileSystem, String datasetLocation, List<LanceField> fields, String fileFormatVersion, int maxRowsPerFile, BufferAllocator allocator)
+    public static LanceFileSink create(TableFileSystem fileSystem, Map<String, String> storageOptions, String datasetLocation, List<LanceField> fields, String fileFormatVersion, int maxRowsPerFile, BufferAllocator allocator)
     {
         List<Type> types = fields.stream()
                 .map(field -> TrinoTypes.toTrinoType(field).orElseThrow(() -> new IllegalArgumentException("Field %s has no Trino type".formatted(field.name()))))
                 .collect(toImmutableList());
-        return new LanceFileSink(fileSystem, datasetLocation, fields, types, fileFormatVersion, maxRowsPerFile, allocator);
+        return new LanceFileSink(fileSystem, storageOptions, datasetLocation, fields, types, fileFormatVersion, maxRowsPerFile, allocator);
     }
 
-    private LanceFileSink(TableFileSystem fileSystem, String datasetLocation, List<LanceField> fields, List<Type> types, String fileFormatVersion, int maxRowsPerFile, BufferAllocator allocator)
+    private LanceFileSink(TableFileSystem fileSystem, Map<String, String> storageOptions, String datasetLocation, List<LanceField> fields, List<Type> types, String fileFormatVersion, int maxRowsPerFile, BufferAllocator allocator)
     {
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
+        this.storageOptions = ImmutableMap.copyOf(requireNonNull(storageOptions, "storageOptions is null"));
         this.dataDirectory = TableFileSystem.join(datasetLocation, "data");
         this.types = ImmutableList.copyOf(types);
         this.arrowSchema = LanceFields.toArrowSchema(fields);
@@ -145,7 +148,7 @@ public final class LanceFileSink
         String location = TableFileSystem.join(dataDirectory, currentName);
         try {
             fileSystem.createDirectory(dataDirectory);
-            writer = LanceFileWriter.open(LanceFileSystems.nativeLocation(location), allocator, null, Optional.of(fileFormatVersion), Map.of());
+            writer = LanceFileWriter.open(LanceFileSystems.nativeLocation(location), allocator, null, Optional.of(fileFormatVersion), storageOptions);
         }
         catch (IOException | RuntimeException e) {
             throw new TrinoException(LANCE_FILESYSTEM_ERROR, "Cannot create Lance data file %s: %s".formatted(location, e.getMessage()), e);

@@ -63,6 +63,7 @@ public final class LancePageSinkProvider
     {
         return LanceFileSink.create(
                 tables.fileSystem(session.getIdentity(), handle.tableRoot()),
+                tables.storageOptions(handle.tableRoot()),
                 handle.datasetLocation(),
                 handle.fields(),
                 handle.fileFormatVersion(),

@@ -86,6 +86,7 @@ public final class TableWrites
         }
         List<Field> schema = new ColumnEncodings(LanceTableProperties.compression(metadata.getProperties())).apply(toLanceSchema(name, metadata.getColumns()));
         String version = LanceTableProperties.fileFormatVersion(metadata.getProperties());
+        catalog.verifyWritable(session.getIdentity(), name, catalog.tableRoot(name));
         return new LanceWritableTableHandle(
                 name,
                 catalog.tableRoot(name),
@@ -131,6 +132,7 @@ public final class TableWrites
 
     public LanceWritableTableHandle beginInsert(ConnectorSession session, LanceTableHandle handle)
     {
+        catalog.verifyWritable(session.getIdentity(), handle.schemaTableName(), handle.tableRoot());
         TableSnapshot snapshot = snapshot(session, handle);
         List<LanceField> fields = writableFields(handle.schemaTableName(), snapshot);
         Manifest manifest = snapshot.manifest();

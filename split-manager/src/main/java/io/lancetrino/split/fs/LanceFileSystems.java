@@ -6,6 +6,10 @@ import io.lancetrino.metadata.fs.TableFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.spi.security.ConnectorIdentity;
 
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -17,11 +21,22 @@ public final class LanceFileSystems
     private static final TableFileSystem LOCAL = new LocalTableFileSystem();
 
     private final TrinoFileSystemFactory fileSystemFactory;
+    private final ObjectStoreOptions objectStoreOptions;
+    private final Set<String> verifiedStores = ConcurrentHashMap.newKeySet();
 
     @Inject
-    public LanceFileSystems(TrinoFileSystemFactory fileSystemFactory)
+    public LanceFileSystems(TrinoFileSystemFactory fileSystemFactory, ObjectStoreOptions objectStoreOptions)
     {
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
+        this.objectStoreOptions = requireNonNull(objectStoreOptions, "objectStoreOptions is null");
+    }
+
+    /**
+     * The storage options the Lance SDK needs to open a data file at this location.
+     */
+    public Map<String, String> storageOptions(String location)
+    {
+        return objectStoreOptions.forLocation(location);
     }
 
     public TableFileSystem forLocation(ConnectorIdentity identity, String location)
@@ -29,7 +44,7 @@ public final class LanceFileSystems
         if (isLocal(location)) {
             return LOCAL;
         }
-        return new TrinoTableFileSystem(fileSystemFactory.create(identity));
+        return new TrinoTableFileSystem(fileSystemFactory.create(identity), verifiedStores);
     }
 
     public static boolean isLocal(String location)

@@ -1,6 +1,7 @@
 package io.lancetrino.split.fs;
 
 import com.google.common.collect.ImmutableList;
+import io.lancetrino.metadata.fs.ExclusiveCreateUnsupportedException;
 import io.lancetrino.metadata.fs.FileEntry;
 import io.lancetrino.metadata.fs.TableFileSystem;
 import io.trino.filesystem.FileIterator;
@@ -10,8 +11,12 @@ import io.trino.filesystem.TrinoInputFile;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
 import java.util.List;
+import java.util.Set;
+import java.util.UUID;
 
+import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -21,10 +26,13 @@ public final class TrinoTableFileSystem
         implements TableFileSystem
 {
     private final TrinoFileSystem fileSystem;
+    // stores (scheme and authority) whose exclusive creation was seen to work, shared by the catalog's file systems
+    private final Set<String> verifiedStores;
 
-    public TrinoTableFileSystem(TrinoFileSystem fileSystem)
+    public TrinoTableFileSystem(TrinoFileSystem fileSystem, Set<String> verifiedStores)
     {
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
+        this.verifiedStores = requireNonNull(verifiedStores, "verifiedStores is null");
     }
 
     @Override
@@ -94,7 +102,80 @@ public final class TrinoTableFileSystem
     public void createExclusive(String location, byte[] data)
             throws IOException
     {
-        fileSystem.newOutputFile(Location.of(location)).createExclusive(data);
+        Location target = Location.of(location);
+        verifyExclusiveCreate(target.parentDirectory().toString());
+        tryCreateExclusive(target, data);
+    }
+
+    /**
+     * Creates a probe file twice: the first creation must succeed and the second must be refused. A store that rejects
+     * conditional writes fails the first, one that ignores the condition (older S3-compatible stores) the second.
+     */
+    @Override
+    public void verifyExclusiveCreate(String directory)
+            throws IOException
+    {
+        String store = store(directory);
+        if (verifiedStores.contains(store)) {
+            return;
+        }
+        Location probe = Location.of(directory).appendPath("_lance_exclusive_create_probe_" + UUID.randomUUID());
+        byte[] content = "put-if-absent probe".getBytes(UTF_8);
+        try {
+            try {
+                tryCreateExclusive(probe, content);
+            }
+            catch (ExclusiveCreateUnsupportedException e) {
+                throw e;
+            }
+            catch (IOException e) {
+                throw unsupported(store, "a conditional create (If-None-Match: *) failed: " + e.getMessage(), e);
+            }
+            try {
+                tryCreateExclusive(probe, content);
+            }
+            catch (FileAlreadyExistsException _) {
+                verifiedStores.add(store);
+                return;
+            }
+            throw unsupported(store, "a second conditional create of the same file succeeded, so the store ignores the condition", null);
+        }
+        finally {
+            try {
+                fileSystem.deleteFile(probe);
+            }
+            catch (IOException | RuntimeException _) {
+                // a leftover probe is harmless: no Lance reader looks at it
+            }
+        }
+    }
+
+    private void tryCreateExclusive(Location location, byte[] data)
+            throws IOException
+    {
+        try {
+            fileSystem.newOutputFile(location).createExclusive(data);
+        }
+        catch (UnsupportedOperationException e) {
+            throw unsupported(store(location.toString()), "the file system does not implement it", e);
+        }
+    }
+
+    private static ExclusiveCreateUnsupportedException unsupported(String store, String reason, Throwable cause)
+    {
+        return new ExclusiveCreateUnsupportedException(
+                "%s cannot create files exclusively (put-if-absent), which Lance commits need so that concurrent writers never replace each other's versions: %s. Use a store with conditional writes (S3 or S3-compatible with If-None-Match: *, GCS, Azure Blob Storage) or a local warehouse"
+                        .formatted(store, reason), cause);
+    }
+
+    private static String store(String location)
+    {
+        int schemeEnd = location.indexOf("://");
+        if (schemeEnd < 0) {
+            return location;
+        }
+        int authorityEnd = location.indexOf('/', schemeEnd + 3);
+        return authorityEnd < 0 ? location : location.substring(0, authorityEnd);
     }
 
     @Override
