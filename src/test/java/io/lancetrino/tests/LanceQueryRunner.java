@@ -23,16 +23,24 @@ public final class LanceQueryRunner
 
     public static Builder builder(Path warehouse)
     {
-        return new Builder(warehouse);
+        return new Builder(warehouse.toAbsolutePath().toString());
+    }
+
+    /**
+     * A warehouse at any location the catalog's file systems serve, such as {@code s3://bucket/warehouse}.
+     */
+    public static Builder builder(String warehouseLocation)
+    {
+        return new Builder(warehouseLocation);
     }
 
     public static final class Builder
             extends DistributedQueryRunner.Builder<Builder>
     {
-        private final Path warehouse;
+        private final String warehouse;
         private final Map<String, String> connectorProperties = new HashMap<>();
 
-        private Builder(Path warehouse)
+        private Builder(String warehouse)
         {
             super(testSessionBuilder()
                     .setCatalog(CATALOG)
@@ -44,6 +52,12 @@ public final class LanceQueryRunner
         public Builder addConnectorProperty(String key, String value)
         {
             connectorProperties.put(key, value);
+            return this;
+        }
+
+        public Builder addConnectorProperties(Map<String, String> properties)
+        {
+            connectorProperties.putAll(properties);
             return this;
         }
 
@@ -62,7 +76,7 @@ public final class LanceQueryRunner
                 runner.createCatalog("tpch", "tpch");
                 runner.installPlugin(new LancePlugin());
                 runner.createCatalog(CATALOG, "lance", ImmutableMap.<String, String>builder()
-                        .put("lance.warehouse", warehouse.toAbsolutePath().toString())
+                        .put("lance.warehouse", warehouse)
                         .putAll(connectorProperties)
                         .buildKeepingLast());
                 return runner;
