@@ -33,6 +33,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import static io.trino.type.InternalTypeManager.TESTING_TYPE_MANAGER;
 import static io.lancetrino.benchmark.Measurements.median;
 import static io.trino.testing.TestingConnectorSession.SESSION;
 
@@ -106,7 +107,7 @@ public final class ReaderThroughput
         TableSnapshot snapshot = table.snapshot(Optional.empty(), table.latestVersion(Optional.empty()).orElseThrow());
         SchemaTableName name = new SchemaTableName("bench", tableRoot.getFileName().toString());
         LanceTableHandle handle = LanceTableHandle.of(name, snapshot);
-        List<ColumnHandle> columns = ImmutableList.copyOf(LanceCatalog.columns(name, snapshot));
+        List<ColumnHandle> columns = ImmutableList.copyOf(LanceCatalog.columns(name, snapshot, TESTING_TYPE_MANAGER));
         List<ConnectorSplit> splits = splits(new LanceSplitManager(tables, config), handle);
         LancePageSourceProvider provider = new LancePageSourceProvider(tables, config);
         AtomicInteger next = new AtomicInteger();

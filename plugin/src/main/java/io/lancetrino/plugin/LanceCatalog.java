@@ -19,6 +19,7 @@ import io.trino.spi.TrinoException;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.security.ConnectorIdentity;
 import io.trino.spi.type.Type;
+import io.trino.spi.type.TypeManager;
 
 import java.io.IOException;
 import java.util.List;
@@ -45,12 +46,14 @@ public final class LanceCatalog
     private static final String SCHEMA_MARKER = ".lance-schema";
 
     private final LanceTables tables;
+    private final TypeManager typeManager;
     private final String warehouse;
 
     @Inject
-    public LanceCatalog(LanceTables tables, LanceConfig config)
+    public LanceCatalog(LanceTables tables, TypeManager typeManager, LanceConfig config)
     {
         this.tables = requireNonNull(tables, "tables is null");
+        this.typeManager = requireNonNull(typeManager, "typeManager is null");
         String location = config.getWarehouse();
         this.warehouse = location.endsWith("/") && location.length() > 1 ? location.substring(0, location.length() - 1) : location;
     }
@@ -217,11 +220,16 @@ public final class LanceCatalog
     /**
      * The columns Trino can see: a field whose type has no Trino mapping is hidden (and logged), not a failed query.
      */
-    public static List<LanceColumnHandle> columns(SchemaTableName table, TableSnapshot snapshot)
+    public List<LanceColumnHandle> columns(SchemaTableName table, TableSnapshot snapshot)
+    {
+        return columns(table, snapshot, typeManager);
+    }
+
+    public static List<LanceColumnHandle> columns(SchemaTableName table, TableSnapshot snapshot, TypeManager typeManager)
     {
         ImmutableList.Builder<LanceColumnHandle> columns = ImmutableList.builder();
         for (LanceField field : snapshot.schema().fields()) {
-            Optional<Type> type = TrinoTypes.toTrinoType(field);
+            Optional<Type> type = TrinoTypes.toTrinoType(field, typeManager);
             if (type.isEmpty()) {
                 log.warn("Table %s: column %s of Lance type %s has no Trino type and is hidden", table, field.name(), field.logicalType());
                 continue;

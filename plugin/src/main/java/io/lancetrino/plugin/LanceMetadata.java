@@ -152,7 +152,7 @@ public final class LanceMetadata
     {
         LanceTableHandle handle = (LanceTableHandle) tableHandle;
         TableSnapshot snapshot = snapshot(session, handle);
-        List<ColumnMetadata> columns = LanceCatalog.columns(handle.schemaTableName(), snapshot).stream()
+        List<ColumnMetadata> columns = catalog.columns(handle.schemaTableName(), snapshot).stream()
                 .map(column -> column.toColumnMetadata(snapshot.schema().field(column.fieldId()).flatMap(LanceField::comment)))
                 .collect(toImmutableList());
         return new ConnectorTableMetadata(handle.schemaTableName(), columns, ImmutableMap.of(), tableComment(snapshot));
@@ -163,7 +163,7 @@ public final class LanceMetadata
     {
         LanceTableHandle handle = (LanceTableHandle) tableHandle;
         ImmutableMap.Builder<String, ColumnHandle> columns = ImmutableMap.builder();
-        for (LanceColumnHandle column : LanceCatalog.columns(handle.schemaTableName(), snapshot(session, handle))) {
+        for (LanceColumnHandle column : catalog.columns(handle.schemaTableName(), snapshot(session, handle))) {
             columns.put(column.name(), column);
         }
         return columns.buildKeepingLast();

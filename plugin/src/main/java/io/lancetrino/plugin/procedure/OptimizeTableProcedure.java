@@ -133,7 +133,7 @@ public final class OptimizeTableProcedure
     {
         List<LanceField> fields = TableWrites.rewritableFields(name, snapshot, "optimize");
         String fileFormatVersion = TableWrites.fileFormatVersion(name, snapshot.manifest());
-        List<LanceColumnHandle> columns = LanceCatalog.columns(name, snapshot);
+        List<LanceColumnHandle> columns = catalog.columns(name, snapshot);
         // a group holds at most the target's live rows; only a single fragment with more rows than that is cut up
         int maxRowsPerFile = (int) Math.min(plan.targetRowsPerFragment(), Integer.MAX_VALUE);
         String splitTable = name + "@" + snapshot.describe();

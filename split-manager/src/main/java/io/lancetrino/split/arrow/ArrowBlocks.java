@@ -2,7 +2,9 @@ package io.lancetrino.split.arrow;
 
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.ArrayBlock;
+import io.airlift.slice.Slices;
 import io.trino.spi.block.Block;
+import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.block.DictionaryBlock;
 import io.trino.spi.block.RowBlock;
 import io.trino.spi.block.RunLengthEncodedBlock;
@@ -23,6 +25,9 @@ import org.apache.arrow.vector.TimeNanoVector;
 import org.apache.arrow.vector.TimeSecVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.ValueVector;
+import org.apache.arrow.vector.LargeVarCharVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VariableWidthFieldVector;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.complex.LargeListVector;
 import org.apache.arrow.vector.complex.ListVector;
@@ -85,6 +90,7 @@ public final class ArrowBlocks
             case ListVector list -> array(type, list.getDataVector(), dictionaries, listOffsets(list, count), count, validity(list, count, parentValid));
             case LargeListVector list -> array(type, list.getDataVector(), dictionaries, largeListOffsets(list, count), count, validity(list, count, parentValid));
             case FixedSizeListVector list -> array(type, list.getDataVector(), dictionaries, fixedSizeListOffsets(list, count), count, validity(list, count, parentValid));
+            case BaseVariableWidthVector _, BaseLargeVariableWidthVector _ when TrinoTypes.isJson(type) -> json(type, vector, validity(vector, count, parentValid));
             // bfloat16 (fixed_size_list:lance.bfloat16:n)
             case FixedSizeBinaryVector binaries when binaries.getByteWidth() == 2 && type.equals(REAL) ->
                     NumericBlocks.toBlock(type, vector, validity(vector, count, parentValid));
@@ -95,6 +101,36 @@ public final class ArrowBlocks
             case BaseFixedWidthVector _ -> NumericBlocks.toBlock(type, vector, validity(vector, count, parentValid));
             default -> throw unsupported(type, vector);
         };
+    }
+
+    /**
+     * A Lance {@code json} column: binary vectors hold Lance's JSONB (extension {@code lance.json}), string vectors JSON
+     * text (extension {@code arrow.json}), both returned as Trino's canonical JSON text.
+     */
+    private static Block json(Type type, FieldVector vector, long[] valid)
+    {
+        int count = vector.getValueCount();
+        boolean binary = !(vector instanceof VarCharVector || vector instanceof LargeVarCharVector);
+        BlockBuilder builder = type.createBlockBuilder(null, count);
+        for (int i = 0; i < count; i++) {
+            if (isNull(valid, i)) {
+                builder.appendNull();
+                continue;
+            }
+            byte[] bytes = ((VariableWidthFieldVector) vector).get(i);
+            if (binary) {
+                try {
+                    type.writeSlice(builder, Slices.utf8Slice(JsonbValues.toJson(bytes, 0, bytes.length)));
+                }
+                catch (IllegalArgumentException e) {
+                    throw new TrinoException(LANCE_BAD_DATA, format("Column %s holds a JSON value this connector cannot decode at row %s of the batch: %s", vector.getField().getName(), i, e.getMessage()), e);
+                }
+            }
+            else {
+                type.writeSlice(builder, Slices.wrappedBuffer(bytes));
+            }
+        }
+        return builder.build();
     }
 
     private static Block row(Type type, StructVector vector, DictionaryProvider dictionaries, int count, long[] valid)

@@ -5,7 +5,9 @@ import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.metadata.schema.LogicalTypes;
 import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.RowType;
+import io.trino.spi.type.StandardTypes;
 import io.trino.spi.type.Type;
+import io.trino.spi.type.TypeManager;
 import io.trino.spi.type.VarcharType;
 
 import java.util.List;
@@ -36,13 +38,42 @@ public final class TrinoTypes
     public static final String VARCHAR_LENGTH = "trino.varchar-length";
     private static final String EXTENSION_NAME = "ARROW:extension:name";
     private static final int MAX_DECIMAL_PRECISION = 38;
+    private static final String JSON_LOGICAL_TYPE = "json";
 
     private TrinoTypes() {}
 
     /**
-     * The Trino type of a field, or empty when the field or anything nested in it has no Trino equivalent.
+     * The Trino type of a field, or empty when the field or anything nested in it has no Trino equivalent. Lance
+     * {@code json} fields map to Trino's {@code json}, which only the engine's type manager has.
+     */
+    public static Optional<Type> toTrinoType(LanceField field, TypeManager typeManager)
+    {
+        return toTrinoType(field, Optional.of(typeManager.fromSqlType(StandardTypes.JSON)));
+    }
+
+    /**
+     * As {@link #toTrinoType(LanceField, TypeManager)} where no type manager is at hand: {@code json} fields (also
+     * nested ones) have no type here.
      */
     public static Optional<Type> toTrinoType(LanceField field)
+    {
+        return toTrinoType(field, Optional.empty());
+    }
+
+    /**
+     * Whether a field is a Lance {@code json} field or has one nested in it.
+     */
+    public static boolean containsJson(LanceField field)
+    {
+        return field.logicalType().trim().equals(JSON_LOGICAL_TYPE) || field.children().stream().anyMatch(TrinoTypes::containsJson);
+    }
+
+    public static boolean isJson(Type type)
+    {
+        return type.getBaseName().equals(StandardTypes.JSON);
+    }
+
+    private static Optional<Type> toTrinoType(LanceField field, Optional<Type> jsonType)
     {
         String logicalType = field.logicalType().trim();
         return switch (logicalType) {
@@ -50,9 +81,11 @@ public final class TrinoTypes
                 if (field.children().size() != 1) {
                     yield Optional.empty();
                 }
-                yield toTrinoType(field.children().getFirst()).map(ArrayType::new);
+                yield toTrinoType(field.children().getFirst(), jsonType).map(ArrayType::new);
             }
-            case "struct" -> rowType(field.children());
+            case "struct" -> rowType(field.children(), jsonType);
+            // JSONB (extension lance.json); the reader returns the binary form, which ArrowBlocks turns into JSON text
+            case JSON_LOGICAL_TYPE -> jsonType;
             default -> {
                 if (BFLOAT16.equals(field.metadata().get(EXTENSION_NAME))) {
                     yield Optional.of(REAL);
@@ -66,7 +99,7 @@ public final class TrinoTypes
         };
     }
 
-    private static Optional<Type> rowType(List<LanceField> children)
+    private static Optional<Type> rowType(List<LanceField> children, Optional<Type> jsonType)
     {
         if (children.isEmpty()) {
             // Trino has no empty ROW
@@ -74,7 +107,7 @@ public final class TrinoTypes
         }
         ImmutableList.Builder<RowType.Field> fields = ImmutableList.builder();
         for (LanceField child : children) {
-            Optional<Type> type = toTrinoType(child);
+            Optional<Type> type = toTrinoType(child, jsonType);
             if (type.isEmpty()) {
                 return Optional.empty();
             }
