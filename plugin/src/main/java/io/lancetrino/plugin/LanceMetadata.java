@@ -14,6 +14,7 @@ import io.lancetrino.plugin.procedure.LanceTableExecuteHandle;
 import io.lancetrino.plugin.procedure.LanceTableProcedure;
 import io.lancetrino.plugin.procedure.LanceTableProcedures;
 import io.lancetrino.plugin.system.LanceSystemTables;
+import io.lancetrino.plugin.write.ColumnEncodings;
 import io.lancetrino.plugin.write.LanceMergeTableHandle;
 import io.lancetrino.plugin.write.LanceWritableTableHandle;
 import io.lancetrino.plugin.write.RowChangeStatement;
@@ -50,6 +51,7 @@ import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.security.TrinoPrincipal;
+import io.trino.spi.statistics.ColumnStatistics;
 import io.trino.spi.statistics.ComputedStatistics;
 import io.trino.spi.statistics.Estimate;
 import io.trino.spi.statistics.TableStatistics;
@@ -155,7 +157,43 @@ public final class LanceMetadata
         List<ColumnMetadata> columns = catalog.columns(handle.schemaTableName(), snapshot).stream()
                 .map(column -> column.toColumnMetadata(snapshot.schema().field(column.fieldId()).flatMap(LanceField::comment)))
                 .collect(toImmutableList());
-        return new ConnectorTableMetadata(handle.schemaTableName(), columns, ImmutableMap.of(), tableComment(snapshot));
+        return new ConnectorTableMetadata(handle.schemaTableName(), columns, tableProperties(snapshot), tableComment(snapshot));
+    }
+
+    /**
+     * The table properties of CREATE TABLE that the version records, so SHOW CREATE TABLE re-creates the table with
+     * the same layout: its data file format (only one this connector writes), the rows per file this connector keeps
+     * in the table metadata, and a compression every field carries.
+     */
+    private static Map<String, Object> tableProperties(TableSnapshot snapshot)
+    {
+        ImmutableMap.Builder<String, Object> properties = ImmutableMap.builder();
+        String version = snapshot.manifest().getDataFormat().getVersion();
+        if (LanceTableProperties.WRITABLE_FORMAT_VERSIONS.contains(version)) {
+            properties.put(LanceTableProperties.FILE_FORMAT_VERSION, version);
+        }
+        String maxRows = snapshot.manifest().getTableMetadataMap().get(TableWrites.MAX_ROWS_PER_FILE_KEY);
+        if (maxRows != null) {
+            try {
+                properties.put(LanceTableProperties.MAX_ROWS_PER_FILE, Integer.parseInt(maxRows));
+            }
+            catch (NumberFormatException e) {
+                // written by hand or by another tool: shown in "t$properties", not here
+            }
+        }
+        Set<String> compressions = snapshot.schema().fields().stream()
+                .map(field -> Optional.ofNullable(field.metadata().get(ColumnEncodings.COMPRESSION)).orElse("none"))
+                .collect(ImmutableSet.toImmutableSet());
+        if (compressions.size() == 1 && !compressions.contains("none")) {
+            try {
+                LanceTableProperties.compression(Map.of(LanceTableProperties.COMPRESSION, compressions.iterator().next()))
+                        .ifPresent(compression -> properties.put(LanceTableProperties.COMPRESSION, compression));
+            }
+            catch (TrinoException e) {
+                // a compression Lance knows and CREATE TABLE does not (such as a level suffix)
+            }
+        }
+        return properties.buildOrThrow();
     }
 
     @Override
@@ -208,12 +246,25 @@ public final class LanceMetadata
         return column.toColumnMetadata(Optional.empty());
     }
 
+    /**
+     * What the manifest of the handle's version (main, a branch, a tag, a time-travel version) knows without opening
+     * a data file: live rows (physical rows minus deleted rows of every fragment) and that a NOT NULL column holds no
+     * NULL. Lance keeps no per-column statistics (no null counts, minimums or maximums) in manifests or fragments,
+     * and the manifest's file sizes are per file, not per column, so nothing else is estimated.
+     */
     @Override
     public TableStatistics getTableStatistics(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
-        TableSnapshot snapshot = snapshot(session, (LanceTableHandle) tableHandle);
+        LanceTableHandle handle = (LanceTableHandle) tableHandle;
+        TableSnapshot snapshot = snapshot(session, handle);
         long rows = VersionSummary.of(snapshot.manifest()).liveRows();
-        return TableStatistics.builder().setRowCount(Estimate.of(rows)).build();
+        TableStatistics.Builder statistics = TableStatistics.builder().setRowCount(Estimate.of(rows));
+        for (LanceColumnHandle column : catalog.columns(handle.schemaTableName(), snapshot)) {
+            if (!column.nullable()) {
+                statistics.setColumnStatistics(column, ColumnStatistics.builder().setNullsFraction(Estimate.zero()).build());
+            }
+        }
+        return statistics.build();
     }
 
     /**
