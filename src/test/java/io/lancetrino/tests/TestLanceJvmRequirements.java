@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A catalog of this connector refuses to start, naming the option to add, in a JVM started without the flag Arrow
@@ -41,6 +42,15 @@ final class TestLanceJvmRequirements
         io.lancetrino.plugin.JvmRequirements.check("lake");
     }
 
+    @Test
+    void testFileSystemCacheRefusedAtCatalogStart()
+    {
+        // the plugin zip leaves the Alluxio cache out, so the property must fail clearly instead of with a missing class
+        assertThatThrownBy(() -> new LanceConnectorFactory().create("lake", Map.of("lance.warehouse", "/tmp/unused", "fs.cache.enabled", "true"), null))
+                .isInstanceOf(TrinoException.class)
+                .hasMessage("Catalog lake: fs.cache.enabled=true is not supported by the Lance connector (the Lance SDK reads data files itself, bypassing the file system cache); remove the property");
+    }
+
     /**
      * Starts a catalog the way a Trino server does at startup; exits 3 with the message when the connector refuses.
      */
@@ -50,14 +60,19 @@ final class TestLanceJvmRequirements
                 throws IOException
         {
             Path warehouse = Files.createTempDirectory("lance-jvm-flags");
+            int status = 0;
             try {
                 new LanceConnectorFactory().create("lake", Map.of("lance.warehouse", warehouse.toString()), null);
                 System.out.println("started");
             }
             catch (TrinoException e) {
                 System.out.println(e.getMessage());
-                System.exit(3);
+                status = 3;
             }
+            finally {
+                Files.delete(warehouse);
+            }
+            System.exit(status);
         }
     }
 }
