@@ -2,6 +2,7 @@ package io.lancetrino.tests;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import io.lancetrino.tests.fixtures.S3ProxyServer;
 import io.lancetrino.tests.fixtures.SdkScans;
 import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.lancetrino.tests.server.DemoWarehouse;
@@ -14,6 +15,10 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.apache.arrow.memory.BufferAllocator;
+import io.lancetrino.metadata.ArrowAllocators;
+import org.lance.Dataset;
+import org.lance.ReadOptions;
 import org.lance.Ref;
 
 import java.io.IOException;
@@ -35,12 +40,13 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.stream.Collectors.joining;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 
 /**
  * The plugin zip installed into a real Trino 483 server process by {@code bin/serve}, the way the README tells users
- * to install it, with two catalogs of this connector; reached the way BI tools and users reach it: Trino JDBC and the
+ * to install it, with two local catalogs of this connector and one on S3 (S3Proxy); reached the way BI tools and users reach it: Trino JDBC and the
  * Trino CLI.
  */
 @TestInstance(PER_CLASS)
@@ -48,11 +54,14 @@ import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 final class TestTrinoServerInstall
 {
     private static final String INSTALL_SECTION = "## Install the plugin into an existing Trino 483";
+    private static final String OBJECT_STORAGE_SECTION = "## Object storage";
+    private static final String BUCKET = "lake";
 
     private Path warehouse;
     private Path sandbox;
     private Path serverDirectory;
     private ServeProcess serve;
+    private S3ProxyServer s3;
 
     @BeforeAll
     void startServer()
@@ -63,16 +72,39 @@ final class TestTrinoServerInstall
         sandbox = root.resolve("sandbox");
         serverDirectory = root.resolve("server");
         DemoWarehouse.create(warehouse);
+        // a third catalog, on S3: the README's S3 catalog file with this test's endpoint, bucket and keys filled in
+        s3 = S3ProxyServer.start();
+        s3.createBucket(BUCKET);
+        Path catalogs = Files.createDirectories(serverDirectory.resolve("etc/catalog"));
+        Files.writeString(catalogs.resolve("lake.properties"), readmeS3Catalog().entrySet().stream()
+                .map(entry -> entry.getKey() + "=" + switch ((String) entry.getKey()) {
+                    case "lance.warehouse" -> "s3://" + BUCKET + "/warehouse";
+                    case "s3.endpoint" -> s3.endpoint();
+                    case "s3.aws-access-key" -> S3ProxyServer.ACCESS_KEY;
+                    case "s3.aws-secret-key" -> S3ProxyServer.SECRET_KEY;
+                    default -> entry.getValue();
+                })
+                .collect(joining("\n", "", "\n")));
         // the first start in a fresh clone assembles the server from the package registry
         serve = ServeProcess.start(serverDirectory, warehouse, sandbox, 15, TimeUnit.MINUTES);
     }
 
     @AfterAll
     void closeServer()
+            throws InterruptedException
     {
         if (serve != null) {
             serve.close();
         }
+        if (s3 != null) {
+            s3.close();
+        }
+    }
+
+    private static Properties readmeS3Catalog()
+            throws IOException
+    {
+        return properties(ReadmeSection.read(ServeProcess.projectRoot().resolve("README.md"), OBJECT_STORAGE_SECTION).blockContaining("lance.warehouse=s3://"));
     }
 
     @Test
@@ -201,6 +233,35 @@ final class TestTrinoServerInstall
 
     @Test
     @Order(5)
+    void testCatalogOnS3FromTheReadme()
+            throws Exception
+    {
+        assertThat(properties(Files.readString(serverDirectory.resolve("etc/catalog/lake.properties"))).keySet())
+                .isEqualTo(readmeS3Catalog().keySet());
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE SCHEMA lake.shared");
+            statement.execute("CREATE TABLE lake.shared.trips AS SELECT * FROM lance.demo.trips FOR VERSION AS OF 'baseline'");
+            statement.execute("INSERT INTO lake.shared.trips SELECT * FROM lance.demo.trips FOR VERSION AS OF 'experiment' WHERE trip_id >= 5000");
+            statement.execute("DELETE FROM lake.shared.trips WHERE city = 'Oslo'");
+            long baselineWithoutOslo = scalar(statement, "SELECT count(*) FROM lance.demo.trips FOR VERSION AS OF 'baseline' WHERE city <> 'Oslo'");
+            long experimentWithoutOslo = scalar(statement, "SELECT count(*) FROM lance.demo.trips FOR VERSION AS OF 'experiment' WHERE trip_id >= 5000 AND city <> 'Oslo'");
+            assertThat(scalar(statement, "SELECT count(*) FROM lake.shared.trips")).isEqualTo(baselineWithoutOslo + experimentWithoutOslo);
+            assertThat(scalar(statement, "SELECT count(*) FROM lake.shared.trips FOR VERSION AS OF 1")).isEqualTo(scalar(statement, "SELECT count(*) FROM lance.demo.trips FOR VERSION AS OF 'baseline'"));
+            // the Lance SDK opens what the server wrote, from the same bucket
+            try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE);
+                    Dataset dataset = Dataset.open()
+                            .allocator(allocator)
+                            .uri("s3://" + BUCKET + "/warehouse/shared/trips.lance")
+                            .readOptions(new ReadOptions.Builder().setStorageOptions(s3.sdkStorageOptions()).build())
+                            .build()) {
+                assertThat(dataset.version()).isEqualTo(3);
+                assertThat(dataset.countRows()).isEqualTo(baselineWithoutOslo + experimentWithoutOslo);
+            }
+        }
+    }
+
+    @Test
+    @Order(6)
     void testNativeLibraryLoadedOnceForBothCatalogs()
             throws IOException
     {
@@ -219,7 +280,7 @@ final class TestTrinoServerInstall
     }
 
     @Test
-    @Order(6)
+    @Order(7)
     void testTrinoCli()
             throws Exception
     {
@@ -242,7 +303,7 @@ final class TestTrinoServerInstall
     }
 
     @Test
-    @Order(7)
+    @Order(8)
     void testServerStopsCleanly()
             throws Exception
     {
