@@ -1,6 +1,7 @@
 package io.lancetrino.tests;
 
 import io.lancetrino.metadata.ArrowAllocators;
+import io.lancetrino.tests.fixtures.ConcurrentStatements;
 import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.QueryRunner;
@@ -18,15 +19,10 @@ import org.lance.FragmentOperation;
 import org.lance.WriteParams;
 
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -53,26 +49,9 @@ final class TestLanceConcurrentWrites
             throws Exception
     {
         assertUpdate("CREATE TABLE appends (writer integer, n bigint)");
-        int writers = 8;
-        CyclicBarrier start = new CyclicBarrier(writers);
-        ExecutorService executor = Executors.newFixedThreadPool(writers);
-        try {
-            List<Future<?>> inserts = new ArrayList<>();
-            for (int writer = 0; writer < writers; writer++) {
-                int id = writer;
-                inserts.add(executor.submit((Callable<Void>) () -> {
-                    start.await();
-                    getQueryRunner().execute("INSERT INTO appends SELECT %s, n FROM UNNEST(sequence(1, %s)) AS t(n)".formatted(id, 100 + id));
-                    return null;
-                }));
-            }
-            for (Future<?> insert : inserts) {
-                insert.get();
-            }
-        }
-        finally {
-            executor.shutdownNow();
-        }
+        ConcurrentStatements.runTogether(getQueryRunner(), IntStream.range(0, 8)
+                .mapToObj(writer -> "INSERT INTO appends SELECT %s, n FROM UNNEST(sequence(1, %s)) AS t(n)".formatted(writer, 100 + writer))
+                .toList());
         // every insert landed exactly once
         assertQuery("SELECT writer, count(*) FROM appends GROUP BY writer", "VALUES (0, 100), (1, 101), (2, 102), (3, 103), (4, 104), (5, 105), (6, 106), (7, 107)");
         assertQuery("SELECT count(*) FROM \"appends$versions\"", "VALUES 9");
@@ -88,7 +67,7 @@ final class TestLanceConcurrentWrites
         assertQuery("SELECT count(*) FROM \"deletes$fragments\"", "VALUES 2");
 
         // on different fragments both land, in any order
-        List<Throwable> failures = runConcurrently("DELETE FROM deletes WHERE id = 3", "DELETE FROM deletes WHERE id = 15");
+        List<Throwable> failures = ConcurrentStatements.failuresOf(getQueryRunner(), List.of("DELETE FROM deletes WHERE id = 3", "DELETE FROM deletes WHERE id = 15"));
         assertThat(failures).isEmpty();
         assertQuery("SELECT count(*) FROM deletes", "VALUES 18");
 
@@ -97,7 +76,7 @@ final class TestLanceConcurrentWrites
             long before = (long) computeScalar("SELECT count(*) FROM deletes");
             int first = 4 + attempt;
             int second = 9 - attempt;
-            List<Throwable> conflicts = runConcurrently("DELETE FROM deletes WHERE id = " + first, "DELETE FROM deletes WHERE id = " + second);
+            List<Throwable> conflicts = ConcurrentStatements.failuresOf(getQueryRunner(), List.of("DELETE FROM deletes WHERE id = " + first, "DELETE FROM deletes WHERE id = " + second));
             long after = (long) computeScalar("SELECT count(*) FROM deletes");
             assertThat(after).as("attempt %s, conflicts %s, versions %s, fragments %s", attempt, conflicts, computeActual("SELECT version, operation, rows, deleted_rows FROM \"deletes$versions\"").getMaterializedRows(),
                     computeActual("SELECT * FROM \"deletes$fragments\"").getMaterializedRows()).isEqualTo(before - 2 + conflicts.size());
@@ -158,36 +137,6 @@ final class TestLanceConcurrentWrites
                 Dataset dataset = Dataset.open(uri, allocator)) {
             assertThat(dataset.getConfig()).containsEntry("lance.auto_cleanup.interval", "20").containsEntry("custom.key", "kept");
             assertThat(dataset.countRows()).isEqualTo(1);
-        }
-    }
-
-    private List<Throwable> runConcurrently(String... statements)
-            throws Exception
-    {
-        CyclicBarrier start = new CyclicBarrier(statements.length);
-        ExecutorService executor = Executors.newFixedThreadPool(statements.length);
-        try {
-            List<Future<?>> futures = new ArrayList<>();
-            for (String statement : statements) {
-                futures.add(executor.submit((Callable<Void>) () -> {
-                    start.await();
-                    getQueryRunner().execute(statement);
-                    return null;
-                }));
-            }
-            List<Throwable> failures = new ArrayList<>();
-            for (Future<?> future : futures) {
-                try {
-                    future.get();
-                }
-                catch (java.util.concurrent.ExecutionException e) {
-                    failures.add(e.getCause());
-                }
-            }
-            return failures;
-        }
-        finally {
-            executor.shutdownNow();
         }
     }
 }

@@ -240,6 +240,29 @@ final class TestLanceConnectorTest
                 MAX_COLUMN_NAME_LENGTH + 1, MAX_COLUMN_NAME_LENGTH));
     }
 
+    // SHOW CREATE TABLE lists the table properties the version records, so the statement re-creates the same layout
+    @Test
+    @Override
+    public void testShowCreateTable()
+    {
+        assertThat(computeScalar("SHOW CREATE TABLE orders")).isEqualTo("""
+                CREATE TABLE lance.tpch.orders (
+                   orderkey bigint,
+                   custkey bigint,
+                   orderstatus varchar(1),
+                   totalprice double,
+                   orderdate date,
+                   orderpriority varchar(15),
+                   clerk varchar(15),
+                   shippriority integer,
+                   comment varchar(79)
+                )
+                WITH (
+                   file_format_version = '2.1',
+                   max_rows_per_file = 1048576
+                )""");
+    }
+
     // Lance's commit rules: two schema changes based on the same version conflict, and the later one is not retried
     @Override
     protected void verifyConcurrentAddColumnFailurePermissible(Exception e)

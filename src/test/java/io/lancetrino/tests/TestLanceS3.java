@@ -2,6 +2,7 @@ package io.lancetrino.tests;
 
 import com.google.common.collect.ImmutableMap;
 import io.lancetrino.metadata.ArrowAllocators;
+import io.lancetrino.tests.fixtures.ConcurrentStatements;
 import io.lancetrino.tests.fixtures.ConditionalWriteRejectingProxy;
 import io.lancetrino.tests.fixtures.S3ProxyServer;
 import io.trino.testing.AbstractTestQueryFramework;
@@ -20,11 +21,7 @@ import org.lance.ipc.ScanOptions;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CyclicBarrier;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.stream.IntStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -146,26 +143,9 @@ final class TestLanceS3
             throws Exception
     {
         assertUpdate("CREATE TABLE appends (writer integer, n bigint)");
-        int writers = 8;
-        CyclicBarrier start = new CyclicBarrier(writers);
-        ExecutorService executor = Executors.newFixedThreadPool(writers);
-        try {
-            List<Future<?>> inserts = new ArrayList<>();
-            for (int writer = 0; writer < writers; writer++) {
-                int id = writer;
-                inserts.add(executor.submit((Callable<Void>) () -> {
-                    start.await();
-                    getQueryRunner().execute("INSERT INTO appends SELECT %s, n FROM UNNEST(sequence(1, %s)) AS t(n)".formatted(id, 10 + id));
-                    return null;
-                }));
-            }
-            for (Future<?> insert : inserts) {
-                insert.get();
-            }
-        }
-        finally {
-            executor.shutdownNow();
-        }
+        ConcurrentStatements.runTogether(getQueryRunner(), IntStream.range(0, 8)
+                .mapToObj(writer -> "INSERT INTO appends SELECT %s, n FROM UNNEST(sequence(1, %s)) AS t(n)".formatted(writer, 10 + writer))
+                .toList());
         assertQuery("SELECT writer, count(*) FROM appends GROUP BY writer", "VALUES (0, 10), (1, 11), (2, 12), (3, 13), (4, 14), (5, 15), (6, 16), (7, 17)");
         // one version per insert after the empty table: none lost, none replaced
         assertQuery("SELECT count(*), max(version) FROM \"appends$versions\"", "VALUES (9, 9)");
