@@ -1,5 +1,6 @@
 package io.lancetrino.split.arrow;
 
+import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
@@ -10,7 +11,8 @@ import static java.lang.String.format;
 /**
  * Turns the binary JSON (JSONB) Lance stores for a {@code json} column (extension {@code lance.json}) back into JSON
  * text, in the form Trino's {@code json_parse} gives: no whitespace, object keys sorted, integers as written and
- * other numbers as Java doubles ({@code -0.0} as {@code 0.0}). So {@code col = json_parse('...')} and Trino's JSON functions see the same value
+ * doubles as {@code json_parse} writes the shortest text of the double ({@code 1.5}, {@code 1.0E+20}, {@code 0.0}
+ * for {@code -0.0}). So {@code col = json_parse('...')} and Trino's JSON functions see the same value
  * that pylance or the Lance SDK returns as text.
  * <p>
  * The layout (observed from values the Lance SDK 7.0 wrote): a value is a big-endian 32-bit container header, whose
@@ -188,8 +190,9 @@ public final class JsonbValues
                 if (!Double.isFinite(value)) {
                     throw new IllegalArgumentException("number " + value + " has no JSON text");
                 }
-                // Trino's json_parse writes -0.0 as 0.0
-                json.append(value == 0 ? 0.0 : value);
+                // json_parse keeps numbers with a fraction or exponent as BigDecimal text ("1E+20", "0.0" for -0.0):
+                // the same form keeps the value canonical, so it equals json_parse of the text the SDK returns
+                json.append(new BigDecimal(Double.toString(value)));
             }
             // NaN and infinities (0x10-0x30) have no JSON text; decimals (0x70+) come only from non-JSON sources
             default -> throw new IllegalArgumentException(format("number tag 0x%02x has no JSON text", tag));
