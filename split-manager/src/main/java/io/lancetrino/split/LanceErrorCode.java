@@ -31,6 +31,7 @@ public enum LanceErrorCode
     LANCE_NOT_AN_ANCESTOR(16, USER_ERROR),
     LANCE_MERGE_CONFLICT(17, USER_ERROR),
     LANCE_EXCLUSIVE_CREATE_UNSUPPORTED(18, EXTERNAL),
+    LANCE_INVALID_JSON(19, USER_ERROR),
     /**/;
 
     private final ErrorCode errorCode;

@@ -28,6 +28,10 @@ public final class LanceFields
      * Extension name of Lance's bfloat16 (a FixedSizeBinary(2) inside a fixed size list).
      */
     public static final String BFLOAT16 = "lance.bfloat16";
+    /**
+     * Extension name of Lance's JSONB (a LargeBinary), logical type {@code json}.
+     */
+    public static final String JSON = "lance.json";
     public static final String EXTENSION_NAME = "ARROW:extension:name";
     public static final String EXTENSION_METADATA = "ARROW:extension:metadata";
     public static final String LIST_ITEM = "item";
@@ -85,6 +89,10 @@ public final class LanceFields
                 .setEncoding(encoding(field.getType()));
         Map<String, String> metadata = field.getMetadata();
         metadata.forEach((key, value) -> lanceField.putMetadata(key, ByteString.copyFrom(value, UTF_8)));
+        if (isJson(field)) {
+            // as the SDK records a JSONB field
+            lanceField.setExtensionName(JSON);
+        }
         String primaryKey = metadata.get(UNENFORCED_PRIMARY_KEY);
         if (primaryKey != null && List.of("true", "1", "yes").contains(primaryKey.toLowerCase(Locale.ROOT))) {
             lanceField.setUnenforcedPrimaryKey(true);
@@ -105,6 +113,9 @@ public final class LanceFields
     private static String logicalType(Field field, String path)
     {
         ArrowType type = field.getType();
+        if (isJson(field)) {
+            return "json";
+        }
         return switch (type) {
             case ArrowType.Struct _ -> "struct";
             case ArrowType.List _ -> isStruct(onlyChild(field, path)) ? "list.struct" : "list";
@@ -204,6 +215,11 @@ public final class LanceFields
     private static boolean isStruct(Field field)
     {
         return field.getType() instanceof ArrowType.Struct;
+    }
+
+    private static boolean isJson(Field field)
+    {
+        return field.getType() instanceof ArrowType.LargeBinary && JSON.equals(field.getMetadata().get(EXTENSION_NAME));
     }
 
     private static boolean isBfloat16(Field field)

@@ -33,6 +33,7 @@ import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SourcePage;
 import io.trino.spi.connector.TableProcedureExecutionMode;
 import io.trino.spi.connector.TableProcedureMetadata;
+import io.trino.spi.type.TypeManager;
 import org.apache.arrow.memory.BufferAllocator;
 
 import java.util.ArrayList;
@@ -66,13 +67,15 @@ public final class OptimizeTableProcedure
     private final LanceCatalog catalog;
     private final TableCommits commits;
     private final BranchOperations branches;
+    private final TypeManager typeManager;
     private final int batchRows;
     private final long memoryLimit;
 
     @Inject
-    public OptimizeTableProcedure(LanceCatalog catalog, TableCommits commits, BranchOperations branches, LanceConfig config)
+    public OptimizeTableProcedure(LanceCatalog catalog, TableCommits commits, BranchOperations branches, TypeManager typeManager, LanceConfig config)
     {
         this.catalog = requireNonNull(catalog, "catalog is null");
+        this.typeManager = requireNonNull(typeManager, "typeManager is null");
         this.commits = requireNonNull(commits, "commits is null");
         this.branches = requireNonNull(branches, "branches is null");
         this.batchRows = config.getReadBatchRows();
@@ -144,7 +147,7 @@ public final class OptimizeTableProcedure
                 int added = 0;
                 for (CompactionPlan.Group group : plan.groups()) {
                     try (BufferAllocator writeAllocator = allocator.newChildAllocator("optimize-write", 0, allocator.getLimit())) {
-                        LanceFileSink sink = LanceFileSink.create(table.fileSystem(), catalog.storageOptions(table.root()), snapshot.datasetLocation(), fields, fileFormatVersion, maxRowsPerFile, writeAllocator);
+                        LanceFileSink sink = LanceFileSink.create(table.fileSystem(), catalog.storageOptions(table.root()), snapshot.datasetLocation(), fields, typeManager, fileFormatVersion, maxRowsPerFile, writeAllocator);
                         sinks.add(sink);
                         List<DataFragment> written;
                         try {

@@ -13,6 +13,7 @@ import io.lancetrino.split.fs.LanceFileSystems;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.type.Type;
+import io.trino.spi.type.TypeManager;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -55,10 +56,10 @@ public final class LanceFileSink
      * A sink for pages holding one block per field of {@code fields}, in order, written under
      * {@code datasetLocation/data}; the caller closes the allocator after {@link #finish} or {@link #abort}.
      */
-    public static LanceFileSink create(TableFileSystem fileSystem, Map<String, String> storageOptions, String datasetLocation, List<LanceField> fields, String fileFormatVersion, int maxRowsPerFile, BufferAllocator allocator)
+    public static LanceFileSink create(TableFileSystem fileSystem, Map<String, String> storageOptions, String datasetLocation, List<LanceField> fields, TypeManager typeManager, String fileFormatVersion, int maxRowsPerFile, BufferAllocator allocator)
     {
         List<Type> types = fields.stream()
-                .map(field -> TrinoTypes.toTrinoType(field).orElseThrow(() -> new IllegalArgumentException("Field %s has no Trino type".formatted(field.name()))))
+                .map(field -> TrinoTypes.toTrinoType(field, typeManager).orElseThrow(() -> new IllegalArgumentException("Field %s has no Trino type".formatted(field.name()))))
                 .collect(toImmutableList());
         return new LanceFileSink(fileSystem, storageOptions, datasetLocation, fields, types, fileFormatVersion, maxRowsPerFile, allocator);
     }

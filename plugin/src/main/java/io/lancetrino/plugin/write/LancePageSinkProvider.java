@@ -14,6 +14,7 @@ import io.trino.spi.connector.ConnectorPageSinkProvider;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableCredentials;
 import io.trino.spi.connector.ConnectorTransactionHandle;
+import io.trino.spi.type.TypeManager;
 import org.apache.arrow.memory.BufferAllocator;
 
 import java.util.Optional;
@@ -24,12 +25,14 @@ public final class LancePageSinkProvider
         implements ConnectorPageSinkProvider
 {
     private final LanceTables tables;
+    private final TypeManager typeManager;
     private final BufferAllocator rootAllocator;
 
     @Inject
-    public LancePageSinkProvider(LanceTables tables, LanceConfig config)
+    public LancePageSinkProvider(LanceTables tables, TypeManager typeManager, LanceConfig config)
     {
         this.tables = requireNonNull(tables, "tables is null");
+        this.typeManager = requireNonNull(typeManager, "typeManager is null");
         this.rootAllocator = ArrowAllocators.newRootAllocator(config.getReaderMemoryLimit().toBytes());
     }
 
@@ -66,6 +69,7 @@ public final class LancePageSinkProvider
                 tables.storageOptions(handle.tableRoot()),
                 handle.datasetLocation(),
                 handle.fields(),
+                typeManager,
                 handle.fileFormatVersion(),
                 handle.maxRowsPerFile(),
                 allocator);

@@ -234,7 +234,7 @@ public final class TableWrites
     public static List<LanceField> rewritableFields(SchemaTableName name, TableSnapshot snapshot, String statement)
     {
         for (LanceField field : snapshot.schema().fields()) {
-            if (TrinoTypes.toTrinoType(field).isEmpty() && !TrinoTypes.containsJson(field)) {
+            if (!TrinoTypes.hasTrinoType(field)) {
                 throw new TrinoException(NOT_SUPPORTED, "Cannot %s table %s: its column %s has Lance type %s, which Trino cannot read, so its data could not be rewritten"
                         .formatted(statement, name, field.name(), field.logicalType()));
             }
@@ -249,11 +249,8 @@ public final class TableWrites
     {
         ImmutableList.Builder<LanceField> fields = ImmutableList.builder();
         for (LanceField field : snapshot.schema().fields()) {
-            if (TrinoTypes.containsJson(field)) {
-                // Trino reads it, so it must not be left out of a write, and this connector has no JSONB encoder yet
-                throw new TrinoException(NOT_SUPPORTED, "Cannot write to table %s: column %s has Lance type %s, which this connector reads but cannot write".formatted(name, field.name(), field.logicalType()));
-            }
-            if (TrinoTypes.toTrinoType(field).isPresent()) {
+            // json fields are written as JSONB, like the SDK does
+            if (TrinoTypes.hasTrinoType(field)) {
                 try {
                     LanceFields.toArrow(field);
                 }

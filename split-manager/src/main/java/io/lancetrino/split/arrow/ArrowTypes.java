@@ -1,6 +1,7 @@
 package io.lancetrino.split.arrow;
 
 import com.google.common.collect.ImmutableList;
+import io.lancetrino.metadata.schema.LanceFields;
 import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.RowType;
@@ -47,9 +48,11 @@ import static io.trino.spi.type.VarbinaryType.VARBINARY;
  * <td>TIMESTAMP(0/3/6/9) WITH TIME ZONE; the instant is kept, the zone comes back as UTC</td></tr>
  * <tr><td>ARRAY(T)</td><td>List with a nullable child "item"</td><td>same</td></tr>
  * <tr><td>ROW(name T, ...)</td><td>Struct with nullable children of those names</td><td>same</td></tr>
+ * <tr><td>JSON</td><td>LargeBinary with extension {@code lance.json} (Lance logical type {@code json}), values as
+ * Lance's JSONB</td><td>same, as the text {@code json_parse} gives</td></tr>
  * </table>
  * Not storable: TIME/TIMESTAMP precisions above 9 (Arrow has no picoseconds), rows with anonymous fields, and every
- * other type (MAP, CHAR, UUID, JSON, IPADDRESS, INTERVAL, TIME WITH TIME ZONE, ...).
+ * other type (MAP, CHAR, UUID, IPADDRESS, INTERVAL, TIME WITH TIME ZONE, ...).
  */
 public final class ArrowTypes
 {
@@ -73,6 +76,9 @@ public final class ArrowTypes
                     .map(item -> new Field(name, new FieldType(nullable, ArrowType.List.INSTANCE, null), List.of(item)));
             case RowType rowType -> structField(name, rowType, nullable);
             // the bound is kept in field metadata so inserts keep checking it
+            // Lance JSONB, as the SDK stores a column it was given as arrow.json text
+            case Type json when TrinoTypes.isJson(json) -> Optional.of(new Field(name,
+                    new FieldType(nullable, ArrowType.LargeBinary.INSTANCE, null, java.util.Map.of(LanceFields.EXTENSION_NAME, LanceFields.JSON)), List.of()));
             case VarcharType varchar when !varchar.isUnbounded() -> Optional.of(new Field(name,
                     new FieldType(nullable, ArrowType.Utf8.INSTANCE, null, java.util.Map.of(TrinoTypes.VARCHAR_LENGTH, String.valueOf(varchar.getBoundedLength()))), List.of()));
             default -> primitiveType(type).map(arrowType -> new Field(name, new FieldType(nullable, arrowType, null), List.of()));

@@ -91,6 +91,7 @@ public final class ArrowWriters
             case ListVector list -> NestedWriters.list(list, type, source);
             case LargeListVector list -> NestedWriters.largeList(list, type, source);
             case FixedSizeListVector list -> NestedWriters.fixedSizeList(list, type, source);
+            case BaseVariableWidthVector _, BaseLargeVariableWidthVector _ when TrinoTypes.isJson(type) -> VariableWidthWriters.json(vector, type, source);
             case BaseVariableWidthVector _, BaseLargeVariableWidthVector _ -> VariableWidthWriters.write(vector, type, source);
             case FixedSizeBinaryVector binaries when type.equals(VARBINARY) -> VariableWidthWriters.fixedSize(binaries, type, source);
             case TimeSecVector _, TimeMilliVector _, TimeMicroVector _, TimeNanoVector _, TimeStampVector _ ->

@@ -61,11 +61,13 @@ public final class TrinoTypes
     }
 
     /**
-     * Whether a field is a Lance {@code json} field or has one nested in it.
+     * Whether the field has a Trino type where the engine's type manager is at hand (as {@code json} fields and
+     * fields nesting them do).
      */
-    public static boolean containsJson(LanceField field)
+    public static boolean hasTrinoType(LanceField field)
     {
-        return field.logicalType().trim().equals(JSON_LOGICAL_TYPE) || field.children().stream().anyMatch(TrinoTypes::containsJson);
+        // any stand-in for json answers whether a type exists
+        return toTrinoType(field, Optional.of(VARBINARY)).isPresent();
     }
 
     public static boolean isJson(Type type)

@@ -14,7 +14,9 @@ import org.apache.arrow.vector.LargeVarBinaryVector;
 import org.apache.arrow.vector.LargeVarCharVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VariableWidthFieldVector;
 
+import static io.lancetrino.split.LanceErrorCode.LANCE_INVALID_JSON;
 import static io.lancetrino.split.arrow.ArrowWriters.unsupported;
 import static io.trino.spi.StandardErrorCode.CONSTRAINT_VIOLATION;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
@@ -134,6 +136,59 @@ final class VariableWidthWriters
             }
             default -> throw new IllegalArgumentException("Not a variable width vector: " + vector.getClass().getSimpleName());
         }
+    }
+
+    /**
+     * Trino {@code json} into Binary / LargeBinary as Lance's JSONB, the bytes the Lance SDK writes for a {@code json}
+     * column ({@link JsonbEncoder}).
+     */
+    static void json(FieldVector vector, Type type, WriteSource source)
+    {
+        if (!(vector instanceof VarBinaryVector || vector instanceof LargeVarBinaryVector)) {
+            throw unsupported(type, vector);
+        }
+        VariableWidthBlock values = source.block(VariableWidthBlock.class, type, vector);
+        boolean nullable = vector.getField().isNullable();
+        int count = source.count();
+        byte[][] encoded = new byte[count][];
+        long totalBytes = 0;
+        for (int i = 0; i < count; i++) {
+            if (source.isNull(i)) {
+                continue;
+            }
+            Slice text = values.getSlice(source.position(i));
+            try {
+                encoded[i] = JsonbEncoder.encode(text.byteArray(), text.byteArrayOffset(), text.length());
+            }
+            catch (IllegalArgumentException e) {
+                throw new TrinoException(LANCE_INVALID_JSON, format("Column %s: cannot store JSON value as Lance JSONB: %s", vector.getName(), e.getMessage()), e);
+            }
+            totalBytes += encoded[i].length;
+        }
+        switch (vector) {
+            case BaseVariableWidthVector variable -> {
+                if (totalBytes > Integer.MAX_VALUE) {
+                    throw new TrinoException(NOT_SUPPORTED, format("More than 2 GB of values in one batch of column %s: %s bytes", vector.getName(), totalBytes));
+                }
+                variable.allocateNew(totalBytes, count);
+            }
+            case BaseLargeVariableWidthVector variable -> variable.allocateNew(totalBytes, count);
+            default -> throw unsupported(type, vector);
+        }
+        VariableWidthFieldVector variable = (VariableWidthFieldVector) vector;
+        for (int i = 0; i < count; i++) {
+            if (encoded[i] != null) {
+                variable.set(i, encoded[i]);
+            }
+            else if (source.writeAsNull(i, nullable, vector)) {
+                variable.setNull(i);
+            }
+            else {
+                // empty placeholder under a null parent; the offsets are filled in by the next set or setValueCount
+                variable.setIndexDefined(i);
+            }
+        }
+        vector.setValueCount(count);
     }
 
     static void fixedSize(FixedSizeBinaryVector vector, Type type, WriteSource source)
