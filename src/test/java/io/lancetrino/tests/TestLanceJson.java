@@ -127,6 +127,12 @@ final class TestLanceJson
         assertThat(field.getMetadataMap()).isEqualTo(sdkField.getMetadataMap());
         assertThat(sdkDocs("created")).isEqualTo(trinoForm(sdkDocs("docs")));
 
+        // a column added later reads as NULL in older fragments and holds JSON in new ones
+        assertUpdate("ALTER TABLE created ADD COLUMN extra json");
+        assertThat(field("created", "extra").getLogicalType()).isEqualTo("json");
+        assertUpdate("INSERT INTO created VALUES (100, NULL, 'x', JSON '{\"e\":[1]}')", 1);
+        assertQuery("SELECT id, json_format(extra) FROM created WHERE extra IS NOT NULL", "VALUES (100, '{\"e\":[1]}')");
+
         assertUpdate("CREATE TABLE ctas AS SELECT id, doc, after FROM docs", JSON_VALUES.size());
         assertThat(field("ctas", "doc").getLogicalType()).isEqualTo("json");
         assertSameRows("SELECT id, json_format(doc), after FROM ctas", "SELECT id, json_format(doc), after FROM docs");
