@@ -1,8 +1,10 @@
 package io.lancetrino.split;
 
 import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableSet;
 
 import java.util.List;
+import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
 
@@ -11,14 +13,21 @@ import static java.util.Objects.requireNonNull;
  *
  * @param fieldIds table field ids stored in the file ({@code -2} = tombstoned)
  * @param columnIndices the file column of each entry of {@code fieldIds}; empty for legacy files
+ * @param packedFieldIds structs the file stores as one column (packed structs): their children have no columns
  */
-public record LanceDataFile(String location, List<Integer> fieldIds, List<Integer> columnIndices, int majorVersion, int minorVersion)
+public record LanceDataFile(String location, List<Integer> fieldIds, List<Integer> columnIndices, int majorVersion, int minorVersion, Set<Integer> packedFieldIds)
 {
     public LanceDataFile
     {
         requireNonNull(location, "location is null");
         fieldIds = ImmutableList.copyOf(fieldIds);
         columnIndices = ImmutableList.copyOf(columnIndices);
+        packedFieldIds = ImmutableSet.copyOf(packedFieldIds);
+    }
+
+    public LanceDataFile(String location, List<Integer> fieldIds, List<Integer> columnIndices, int majorVersion, int minorVersion)
+    {
+        this(location, fieldIds, columnIndices, majorVersion, minorVersion, Set.of());
     }
 
     /**

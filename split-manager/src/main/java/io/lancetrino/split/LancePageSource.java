@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import static io.lancetrino.split.LanceErrorCode.LANCE_MISSING_FILE;
+import static io.lancetrino.split.SplitFileReaders.packedStructBefore;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -364,10 +365,13 @@ public final class LancePageSource
                 ImmutableList.Builder<LanceColumnHandle> handles = ImmutableList.builder();
                 for (int column : wanted) {
                     LanceColumnHandle handle = allColumns.get(column);
-                    Optional<String> name = FileColumnMapping.fileColumnName(reader.schema(), file, handle.subtreeFieldIds());
-                    if (name.isPresent()) {
+                    Optional<FileColumnMapping.FileColumn> fileColumn = FileColumnMapping.fileColumn(reader.schema(), file, handle.subtreeFieldIds());
+                    if (fileColumn.isPresent()) {
+                        if (!fileColumn.get().sdkProjectable()) {
+                            throw packedStructBefore(split, file, handle);
+                        }
                         columns.add(column);
-                        names.add(name.get());
+                        names.add(fileColumn.get().name());
                         handles.add(handle);
                     }
                 }
@@ -376,6 +380,9 @@ public final class LancePageSource
                 FileStream stream = new FileStream(split, file, batches, columns.build(), projected, handles.build());
                 stream.exhausted = batches == null;
                 return stream;
+            }
+            catch (TrinoException e) {
+                throw e;
             }
             catch (IOException | RuntimeException e) {
                 throw SplitFileReaders.unreadable(split, file, e);

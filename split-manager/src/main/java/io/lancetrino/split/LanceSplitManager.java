@@ -1,10 +1,12 @@
 package io.lancetrino.split;
 
 import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableSet;
 import com.google.inject.Inject;
 import io.lancetrino.metadata.FilePaths;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.metadata.proto.DataFile;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.trino.spi.connector.ColumnHandle;
@@ -107,8 +109,47 @@ public final class LanceSplitManager
                     file.getFieldsList(),
                     file.getColumnIndicesList(),
                     file.getFileMajorVersion(),
-                    file.getFileMinorVersion()));
+                    file.getFileMinorVersion(),
+                    packedFieldIds(snapshot.schema().fields(), file)));
         }
         return files.build();
+    }
+
+    /**
+     * The structs the file stores as one column, read from what the writer recorded rather than from field metadata
+     * (which a later schema change could alter): in 2.1+ files only a packed struct lists its own id, and in 2.0 files
+     * a packed struct is listed without its children.
+     */
+    static Set<Integer> packedFieldIds(List<LanceField> fields, DataFile file)
+    {
+        // ids listed without a column (-1) are not stored
+        ImmutableSet.Builder<Integer> storedIds = ImmutableSet.builder();
+        for (int i = 0; i < file.getFieldsCount(); i++) {
+            if (file.getColumnIndicesCount() == 0 || file.getColumnIndices(i) >= 0) {
+                storedIds.add(file.getFields(i));
+            }
+        }
+        Set<Integer> stored = storedIds.build();
+        boolean parentsHaveColumns = file.getFileMajorVersion() == 0 || (file.getFileMajorVersion() == 2 && file.getFileMinorVersion() == 0);
+        ImmutableSet.Builder<Integer> packed = ImmutableSet.builder();
+        collectPacked(fields, stored, parentsHaveColumns, packed);
+        return packed.build();
+    }
+
+    private static void collectPacked(List<LanceField> fields, Set<Integer> stored, boolean parentsHaveColumns, ImmutableSet.Builder<Integer> packed)
+    {
+        for (LanceField field : fields) {
+            if (!field.logicalType().equals("struct") || field.children().isEmpty() || !stored.contains(field.id())) {
+                collectPacked(field.children(), stored, parentsHaveColumns, packed);
+                continue;
+            }
+            boolean childrenStored = field.children().stream().anyMatch(child -> stored.contains(child.id()));
+            if (!parentsHaveColumns || !childrenStored) {
+                packed.add(field.id());
+            }
+            else {
+                collectPacked(field.children(), stored, parentsHaveColumns, packed);
+            }
+        }
     }
 }

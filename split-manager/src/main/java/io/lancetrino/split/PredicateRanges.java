@@ -57,7 +57,10 @@ final class PredicateRanges
             List<ColumnPredicate> evaluated = new ArrayList<>();
             List<String> names = new ArrayList<>();
             for (ColumnPredicate predicate : stored) {
-                Optional<String> name = FileColumnMapping.fileColumnName(reader.schema(), file, predicate.column().subtreeFieldIds());
+                // a column the SDK cannot project is left to the column read, which refuses it
+                Optional<String> name = FileColumnMapping.fileColumn(reader.schema(), file, predicate.column().subtreeFieldIds())
+                        .filter(FileColumnMapping.FileColumn::sdkProjectable)
+                        .map(FileColumnMapping.FileColumn::name);
                 if (name.isPresent() && !names.contains(name.get())) {
                     evaluated.add(predicate);
                     names.add(name.get());

@@ -12,6 +12,7 @@ import java.util.Map;
 
 import static io.lancetrino.split.LanceErrorCode.LANCE_BAD_DATA;
 import static io.lancetrino.split.LanceErrorCode.LANCE_MISSING_FILE;
+import static io.lancetrino.split.LanceErrorCode.LANCE_UNSUPPORTED_FEATURE;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -52,6 +53,17 @@ final class SplitFileReaders
     static TrinoException unreadable(LanceSplit split, LanceDataFile file, Exception cause)
     {
         return new TrinoException(LANCE_BAD_DATA, "Table %s, fragment %s: cannot read data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), cause.getMessage()), cause);
+    }
+
+    /**
+     * The SDK's file reader counts the children of a packed struct as columns, so it would read another column's data
+     * (or abort inside native code) for a column stored after one; refused instead of read wrongly.
+     */
+    static TrinoException packedStructBefore(LanceSplit split, LanceDataFile file, LanceColumnHandle column)
+    {
+        return new TrinoException(LANCE_UNSUPPORTED_FEATURE, ("Table %s, fragment %s: column %s is stored after a packed struct (lance-encoding:packed) in data file %s, " +
+                "which the Lance SDK's file reader cannot read; select only the packed struct and the columns stored before it")
+                .formatted(split.table(), split.fragmentId(), column.name(), file.location()));
     }
 
     @Override

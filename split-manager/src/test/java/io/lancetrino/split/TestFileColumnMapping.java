@@ -8,6 +8,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
+import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -57,6 +58,35 @@ final class TestFileColumnMapping
         Schema schema = new Schema(List.of(field("dropped", ArrowType.Utf8.INSTANCE), field("kept", ArrowType.Utf8.INSTANCE)));
         LanceDataFile file = new LanceDataFile("f", List.of(-2, 4), List.of(0, 1), 2, 1);
         assertThat(FileColumnMapping.fileColumnName(schema, file, List.of(4))).contains("kept");
+    }
+
+    // file schema as written: id, ps: packed struct<a, b>, name, pt: struct<x>; table ids: id 0, ps 1 -> a 2, b 3,
+    // name 4, pt 5 -> x 6
+    private static final Schema PACKED_SCHEMA = new Schema(List.of(
+            field("id", new ArrowType.Int(64, true)),
+            new Field("ps", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(field("a", new ArrowType.Int(32, true)), field("b", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)))),
+            field("name", ArrowType.Utf8.INSTANCE),
+            new Field("pt", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(field("x", new ArrowType.Int(32, true))))));
+
+    @Test
+    void testPackedStructIsOneColumnInFormat21()
+    {
+        // what the SDK writes: the packed struct lists its own id, its children none
+        LanceDataFile file = new LanceDataFile("f", List.of(0, 1, 4, 6), List.of(0, 1, 2, 3), 2, 1, Set.of(1));
+        assertThat(FileColumnMapping.fileColumn(PACKED_SCHEMA, file, List.of(0))).contains(new FileColumnMapping.FileColumn("id", true));
+        assertThat(FileColumnMapping.fileColumn(PACKED_SCHEMA, file, List.of(1, 2, 3))).contains(new FileColumnMapping.FileColumn("ps", true));
+        assertThat(FileColumnMapping.fileColumn(PACKED_SCHEMA, file, List.of(4))).contains(new FileColumnMapping.FileColumn("name", false));
+        assertThat(FileColumnMapping.fileColumn(PACKED_SCHEMA, file, List.of(5, 6))).contains(new FileColumnMapping.FileColumn("pt", false));
+    }
+
+    @Test
+    void testPackedStructIsOneColumnInFormat20()
+    {
+        // 2.0: every field has a column except the packed struct's children
+        LanceDataFile file = new LanceDataFile("f", List.of(0, 1, 4, 5, 6), List.of(0, 1, 2, 3, 4), 2, 0, Set.of(1));
+        assertThat(FileColumnMapping.fileColumn(PACKED_SCHEMA, file, List.of(1, 2, 3))).contains(new FileColumnMapping.FileColumn("ps", true));
+        assertThat(FileColumnMapping.fileColumn(PACKED_SCHEMA, file, List.of(4))).contains(new FileColumnMapping.FileColumn("name", false));
+        assertThat(FileColumnMapping.fileColumn(PACKED_SCHEMA, file, List.of(5, 6))).contains(new FileColumnMapping.FileColumn("pt", false));
     }
 
     private static Field field(String name, ArrowType type)

@@ -22,6 +22,16 @@ public record LanceField(int id, int parentId, String name, String logicalType, 
         children = ImmutableList.copyOf(children);
     }
 
+    /**
+     * A struct Lance stores as one column of the data file (field metadata {@code lance-encoding:packed=true}, or the
+     * older key {@code packed}), so its children get no columns of their own.
+     */
+    public boolean isPackedStruct()
+    {
+        return logicalType.equals("struct") && !children.isEmpty()
+                && ("true".equalsIgnoreCase(metadata.get("lance-encoding:packed")) || "true".equalsIgnoreCase(metadata.get("packed")));
+    }
+
     public Optional<String> comment()
     {
         return Optional.ofNullable(metadata.get("comment"));

@@ -7,7 +7,8 @@ import java.util.List;
 
 /**
  * Which table field ids a data file of a given format version stores, in column order: every field (parents
- * included) for 2.0, leaves only for 2.1 and later.
+ * included) for 2.0, leaves only for 2.1 and later. A packed struct is one column in every version: the writer
+ * keeps its field metadata, so the file packs it and its children have no columns.
  */
 final class LanceDataFileLayout
 {
@@ -35,6 +36,10 @@ final class LanceDataFileLayout
 
     private static void collect(LanceField field, boolean parentsHaveColumns, ImmutableList.Builder<Integer> ids)
     {
+        if (field.isPackedStruct()) {
+            ids.add(field.id());
+            return;
+        }
         if (field.children().isEmpty() || parentsHaveColumns) {
             ids.add(field.id());
         }
