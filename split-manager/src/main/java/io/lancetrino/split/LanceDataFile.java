@@ -14,8 +14,9 @@ import static java.util.Objects.requireNonNull;
  * @param fieldIds table field ids stored in the file ({@code -2} = tombstoned)
  * @param columnIndices the file column of each entry of {@code fieldIds}; empty for legacy files
  * @param packedFieldIds structs the file stores as one column (packed structs): their children have no columns
+ * @param blobFieldIds blob columns ({@code lance-encoding:blob}) the file stores
  */
-public record LanceDataFile(String location, List<Integer> fieldIds, List<Integer> columnIndices, int majorVersion, int minorVersion, Set<Integer> packedFieldIds)
+public record LanceDataFile(String location, List<Integer> fieldIds, List<Integer> columnIndices, int majorVersion, int minorVersion, Set<Integer> packedFieldIds, Set<Integer> blobFieldIds)
 {
     public LanceDataFile
     {
@@ -23,11 +24,12 @@ public record LanceDataFile(String location, List<Integer> fieldIds, List<Intege
         fieldIds = ImmutableList.copyOf(fieldIds);
         columnIndices = ImmutableList.copyOf(columnIndices);
         packedFieldIds = ImmutableSet.copyOf(packedFieldIds);
+        blobFieldIds = ImmutableSet.copyOf(blobFieldIds);
     }
 
     public LanceDataFile(String location, List<Integer> fieldIds, List<Integer> columnIndices, int majorVersion, int minorVersion)
     {
-        this(location, fieldIds, columnIndices, majorVersion, minorVersion, Set.of());
+        this(location, fieldIds, columnIndices, majorVersion, minorVersion, Set.of(), Set.of());
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.lancetrino.split;
 
 import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.deletion.DeletionVectors;
 import io.lancetrino.metadata.fs.TableFileSystem;
@@ -27,7 +28,7 @@ import java.util.Map;
 import java.util.Optional;
 
 import static io.lancetrino.split.LanceErrorCode.LANCE_MISSING_FILE;
-import static io.lancetrino.split.SplitFileReaders.packedStructBefore;
+import static io.lancetrino.split.LanceErrorCode.LANCE_UNSUPPORTED_FEATURE;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -46,8 +47,9 @@ public final class LancePageSource
     private final TableFileSystem fileSystem;
     private final int batchRows;
     private final List<ColumnPredicate> predicates;
+    private final Map<String, String> storageOptions;
 
-    private final List<FileStream> streams = new ArrayList<>();
+    private final List<ColumnStream> streams = new ArrayList<>();
     private final SplitFileReaders readers;
     // for each output column: the stream and the channel in it, or -1 when no file stores the column
     private int[] streamOfColumn;
@@ -82,6 +84,7 @@ public final class LancePageSource
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.batchRows = batchRows;
+        this.storageOptions = ImmutableMap.copyOf(storageOptions);
         this.readers = new SplitFileReaders(split, allocator, storageOptions);
     }
 
@@ -133,9 +136,17 @@ public final class LancePageSource
                 wantedByFile.add(wanted);
             }
         }
-        List<Range> ranges = files.isEmpty() ? null : planReads();
+        List<FileColumns> plans = new ArrayList<>();
         for (int fileIndex = 0; fileIndex < files.size(); fileIndex++) {
-            FileStream stream = FileStream.open(split, files.get(fileIndex), readers.open(files.get(fileIndex)), wantedByFile.get(fileIndex), columns, ranges, batchRows);
+            plans.add(FileColumns.resolve(split, files.get(fileIndex), readers.open(files.get(fileIndex)), wantedByFile.get(fileIndex), columns));
+        }
+        // rows taken through the dataset come without deleted rows, so no read may include them
+        boolean throughDataset = plans.stream().anyMatch(FileColumns::throughDataset);
+        List<Range> ranges = files.isEmpty() ? null : planReads(!throughDataset);
+        for (FileColumns plan : plans) {
+            ColumnStream stream = plan.throughDataset()
+                    ? DatasetTakeStream.open(split, plan.file(), plan.columns(), plan.handles(), ranges, allocator, storageOptions, batchRows)
+                    : FileStream.open(split, plan.file(), readers.open(plan.file()), plan, ranges, batchRows);
             for (int channel = 0; channel < stream.columns().size(); channel++) {
                 int column = stream.columns().get(channel);
                 streamOfColumn[column] = streams.size();
@@ -164,13 +175,13 @@ public final class LancePageSource
      * into many short ranges the whole split is read and deleted rows are dropped from each page instead, because the
      * SDK reads a few long ranges much faster than many short ones. Then narrowed by the predicates.
      */
-    private List<Range> planReads()
+    private List<Range> planReads(boolean mayReadDeletedRows)
     {
         RoaringBitmap deleted = deletedRowsOfFragment();
         List<Range> ranges = survivingRanges(deleted);
         int start = Math.toIntExact(split.startRow());
         int end = Math.toIntExact(split.endRow());
-        if (ranges.size() > 1 && ranges.size() > (end - start) / MIN_AVERAGE_RANGE_ROWS) {
+        if (mayReadDeletedRows && ranges.size() > 1 && ranges.size() > (end - start) / MIN_AVERAGE_RANGE_ROWS) {
             ranges = List.of(Range.of(start, end));
             deletedRows = deleted;
         }
@@ -198,7 +209,7 @@ public final class LancePageSource
     private SourcePage nextPageFromFiles()
     {
         int rows = Integer.MAX_VALUE;
-        for (FileStream stream : streams) {
+        for (ColumnStream stream : streams) {
             int available = stream.available();
             if (available == 0) {
                 return null;
@@ -211,7 +222,7 @@ public final class LancePageSource
                     ? columnWithoutFile(column, rows)
                     : streams.get(streamOfColumn[column]).block(channelOfColumn[column], rows);
         }
-        for (FileStream stream : streams) {
+        for (ColumnStream stream : streams) {
             stream.advance(rows);
         }
         Page page = new Page(rows, blocks);
@@ -312,7 +323,7 @@ public final class LancePageSource
     public long getMemoryUsage()
     {
         long bytes = allocator.getAllocatedMemory();
-        for (FileStream stream : streams) {
+        for (ColumnStream stream : streams) {
             bytes += stream.retainedBytes();
         }
         return bytes;
@@ -322,7 +333,7 @@ public final class LancePageSource
     public void close()
     {
         finished = true;
-        for (FileStream stream : streams) {
+        for (ColumnStream stream : streams) {
             stream.close();
         }
         streams.clear();
@@ -334,7 +345,49 @@ public final class LancePageSource
      * One data file read over the split's surviving row ranges; batches are converted to blocks at once because the
      * reader reuses its Arrow buffers.
      */
+    /**
+     * The output columns one data file serves, with their top-level names in the file.
+     *
+     * @param throughDataset whether the SDK's file reader cannot project them (a packed struct is stored before one)
+     */
+    private record FileColumns(LanceDataFile file, List<Integer> columns, List<String> names, List<LanceColumnHandle> handles, boolean throughDataset)
+    {
+        static FileColumns resolve(LanceSplit split, LanceDataFile file, LanceFileReader reader, List<Integer> wanted, List<LanceColumnHandle> allColumns)
+        {
+            try {
+                ImmutableList.Builder<Integer> columns = ImmutableList.builder();
+                ImmutableList.Builder<String> names = ImmutableList.builder();
+                ImmutableList.Builder<LanceColumnHandle> handles = ImmutableList.builder();
+                boolean throughDataset = false;
+                for (int column : wanted) {
+                    LanceColumnHandle handle = allColumns.get(column);
+                    Optional<FileColumnMapping.FileColumn> fileColumn = FileColumnMapping.fileColumn(reader.schema(), file, handle.subtreeFieldIds());
+                    if (fileColumn.isPresent()) {
+                        if (file.parentsHaveColumns() && handle.subtreeFieldIds().stream().anyMatch(file.blobFieldIds()::contains)) {
+                            // seen with the SDK 7.0: after a NULL it returns empty values (with other columns projected,
+                            // or over rows not starting at the first), so no value of it can be trusted
+                            throw new TrinoException(LANCE_UNSUPPORTED_FEATURE, ("Table %s, fragment %s: column %s is a blob column (lance-encoding:blob) in data file %s of format 2.0, " +
+                                    "whose values the Lance SDK's file reader returns wrongly; select the other columns").formatted(split.table(), split.fragmentId(), handle.name(), file.location()));
+                        }
+                        columns.add(column);
+                        names.add(fileColumn.get().name());
+                        handles.add(handle);
+                        throughDataset |= !fileColumn.get().sdkProjectable();
+                    }
+                }
+                return new FileColumns(file, columns.build(), names.build(), handles.build(), throughDataset);
+            }
+            catch (TrinoException e) {
+                throw e;
+            }
+            catch (RuntimeException e) {
+                throw SplitFileReaders.unreadable(split, file, e);
+            }
+        }
+    }
+
     private static final class FileStream
+            implements ColumnStream
     {
         private final LanceSplit split;
         private final LanceDataFile file;
@@ -357,44 +410,27 @@ public final class LancePageSource
             this.handles = handles;
         }
 
-        static FileStream open(LanceSplit split, LanceDataFile file, LanceFileReader reader, List<Integer> wanted, List<LanceColumnHandle> allColumns, List<Range> ranges, int batchRows)
+        static FileStream open(LanceSplit split, LanceDataFile file, LanceFileReader reader, FileColumns plan, List<Range> ranges, int batchRows)
         {
             try {
-                ImmutableList.Builder<Integer> columns = ImmutableList.builder();
-                ImmutableList.Builder<String> names = ImmutableList.builder();
-                ImmutableList.Builder<LanceColumnHandle> handles = ImmutableList.builder();
-                for (int column : wanted) {
-                    LanceColumnHandle handle = allColumns.get(column);
-                    Optional<FileColumnMapping.FileColumn> fileColumn = FileColumnMapping.fileColumn(reader.schema(), file, handle.subtreeFieldIds());
-                    if (fileColumn.isPresent()) {
-                        if (!fileColumn.get().sdkProjectable()) {
-                            throw packedStructBefore(split, file, handle);
-                        }
-                        columns.add(column);
-                        names.add(fileColumn.get().name());
-                        handles.add(handle);
-                    }
-                }
-                List<String> projected = names.build();
-                ArrowReader batches = ranges.isEmpty() ? null : reader.readAll(projected.stream().map(FileColumnMapping::projectionPath).toList(), ranges, batchRows);
-                FileStream stream = new FileStream(split, file, batches, columns.build(), projected, handles.build());
+                ArrowReader batches = ranges.isEmpty() ? null : reader.readAll(plan.names().stream().map(FileColumnMapping::projectionPath).toList(), ranges, batchRows);
+                FileStream stream = new FileStream(split, file, batches, plan.columns(), plan.names(), plan.handles());
                 stream.exhausted = batches == null;
                 return stream;
-            }
-            catch (TrinoException e) {
-                throw e;
             }
             catch (IOException | RuntimeException e) {
                 throw SplitFileReaders.unreadable(split, file, e);
             }
         }
 
-        List<Integer> columns()
+        @Override
+        public List<Integer> columns()
         {
             return columns;
         }
 
-        int available()
+        @Override
+        public int available()
         {
             while (!exhausted && offset == currentRows) {
                 loadNextBatch();
@@ -402,18 +438,21 @@ public final class LancePageSource
             return currentRows - offset;
         }
 
-        Block block(int channel, int rows)
+        @Override
+        public Block block(int channel, int rows)
         {
             Block block = current[channel];
             return offset == 0 && rows == currentRows ? block : block.getRegion(offset, rows);
         }
 
-        void advance(int rows)
+        @Override
+        public void advance(int rows)
         {
             offset += rows;
         }
 
-        long retainedBytes()
+        @Override
+        public long retainedBytes()
         {
             long bytes = 0;
             if (current != null) {
@@ -448,7 +487,8 @@ public final class LancePageSource
             }
         }
 
-        void close()
+        @Override
+        public void close()
         {
             if (batches != null) {
                 try {

@@ -14,6 +14,7 @@ import static java.util.Objects.requireNonNull;
  * resolved data files and a reference to the fragment's deletion vector.
  *
  * @param deletedRows deleted rows of the whole fragment, as the manifest counts them
+ * @param dataset the dataset version the fragment belongs to, for columns only the SDK's dataset reads can reach
  */
 public record LanceSplit(
         String table,
@@ -23,7 +24,8 @@ public record LanceSplit(
         long endRow,
         Optional<String> deletionFile,
         long physicalRows,
-        long deletedRows)
+        long deletedRows,
+        DatasetVersion dataset)
         implements ConnectorSplit
 {
     public LanceSplit
@@ -31,7 +33,22 @@ public record LanceSplit(
         requireNonNull(table, "table is null");
         dataFiles = ImmutableList.copyOf(dataFiles);
         requireNonNull(deletionFile, "deletionFile is null");
+        requireNonNull(dataset, "dataset is null");
         checkArgument(0 <= startRow && startRow <= endRow && endRow <= physicalRows, "invalid row range");
+    }
+
+    /**
+     * One version of a dataset as the SDK opens it.
+     *
+     * @param location the dataset directory (the table root for main, {@code tree/{branch}} below it for a branch)
+     * @param stableRowIds whether the SDK addresses rows by stable row id rather than by row address
+     */
+    public record DatasetVersion(String location, long version, boolean stableRowIds)
+    {
+        public DatasetVersion
+        {
+            requireNonNull(location, "location is null");
+        }
     }
 
     public boolean coversWholeFragment()

@@ -3,6 +3,7 @@ package io.lancetrino.split;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableSet;
 import com.google.inject.Inject;
+import io.lancetrino.metadata.FeatureFlags;
 import io.lancetrino.metadata.FilePaths;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
@@ -75,7 +76,7 @@ public final class LanceSplitManager
                 long physicalRows = whole.physicalRows();
                 for (long start = 0; start < physicalRows && remaining > 0; start += maxSplitRows) {
                     long end = Math.min(physicalRows, start + maxSplitRows);
-                    splits.add(new LanceSplit(table, fragment.getId(), whole.dataFiles(), start, end, whole.deletionFile(), physicalRows, whole.deletedRows()));
+                    splits.add(new LanceSplit(table, fragment.getId(), whole.dataFiles(), start, end, whole.deletionFile(), physicalRows, whole.deletedRows(), whole.dataset()));
                     // deletions are not located per range here, so count only rows that surely survive
                     remaining -= Math.max(0, end - start - whole.deletedRows());
                 }
@@ -97,7 +98,9 @@ public final class LanceSplitManager
     {
         long physicalRows = fragment.getPhysicalRows();
         long deletedRows = fragment.hasDeletionFile() ? fragment.getDeletionFile().getNumDeletedRows() : 0;
-        return new LanceSplit(table, fragment.getId(), dataFiles(snapshot, fragment), 0, physicalRows, FilePaths.deletionFile(snapshot, fragment), physicalRows, deletedRows);
+        boolean stableRowIds = (snapshot.manifest().getReaderFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
+        LanceSplit.DatasetVersion dataset = new LanceSplit.DatasetVersion(snapshot.datasetLocation(), snapshot.version(), stableRowIds);
+        return new LanceSplit(table, fragment.getId(), dataFiles(snapshot, fragment), 0, physicalRows, FilePaths.deletionFile(snapshot, fragment), physicalRows, deletedRows, dataset);
     }
 
     private static List<LanceDataFile> dataFiles(TableSnapshot snapshot, DataFragment fragment)
@@ -110,7 +113,8 @@ public final class LanceSplitManager
                     file.getColumnIndicesList(),
                     file.getFileMajorVersion(),
                     file.getFileMinorVersion(),
-                    packedFieldIds(snapshot.schema().fields(), file)));
+                    packedFieldIds(snapshot.schema().fields(), file),
+                    blobFieldIds(snapshot.schema().fields(), file)));
         }
         return files.build();
     }
@@ -134,6 +138,23 @@ public final class LanceSplitManager
         ImmutableSet.Builder<Integer> packed = ImmutableSet.builder();
         collectPacked(fields, stored, parentsHaveColumns, packed);
         return packed.build();
+    }
+
+    private static Set<Integer> blobFieldIds(List<LanceField> fields, DataFile file)
+    {
+        ImmutableSet.Builder<Integer> blobs = ImmutableSet.builder();
+        collectBlobs(fields, ImmutableSet.copyOf(file.getFieldsList()), blobs);
+        return blobs.build();
+    }
+
+    private static void collectBlobs(List<LanceField> fields, Set<Integer> stored, ImmutableSet.Builder<Integer> blobs)
+    {
+        for (LanceField field : fields) {
+            if (stored.contains(field.id()) && "true".equalsIgnoreCase(field.metadata().get("lance-encoding:blob"))) {
+                blobs.add(field.id());
+            }
+            collectBlobs(field.children(), stored, blobs);
+        }
     }
 
     private static void collectPacked(List<LanceField> fields, Set<Integer> stored, boolean parentsHaveColumns, ImmutableSet.Builder<Integer> packed)

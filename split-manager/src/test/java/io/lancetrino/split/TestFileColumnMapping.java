@@ -72,7 +72,7 @@ final class TestFileColumnMapping
     void testPackedStructIsOneColumnInFormat21()
     {
         // what the SDK writes: the packed struct lists its own id, its children none
-        LanceDataFile file = new LanceDataFile("f", List.of(0, 1, 4, 6), List.of(0, 1, 2, 3), 2, 1, Set.of(1));
+        LanceDataFile file = new LanceDataFile("f", List.of(0, 1, 4, 6), List.of(0, 1, 2, 3), 2, 1, Set.of(1), Set.of());
         assertThat(FileColumnMapping.fileColumn(PACKED_SCHEMA, file, List.of(0))).contains(new FileColumnMapping.FileColumn("id", true));
         assertThat(FileColumnMapping.fileColumn(PACKED_SCHEMA, file, List.of(1, 2, 3))).contains(new FileColumnMapping.FileColumn("ps", true));
         assertThat(FileColumnMapping.fileColumn(PACKED_SCHEMA, file, List.of(4))).contains(new FileColumnMapping.FileColumn("name", false));
@@ -83,7 +83,7 @@ final class TestFileColumnMapping
     void testPackedStructIsOneColumnInFormat20()
     {
         // 2.0: every field has a column except the packed struct's children
-        LanceDataFile file = new LanceDataFile("f", List.of(0, 1, 4, 5, 6), List.of(0, 1, 2, 3, 4), 2, 0, Set.of(1));
+        LanceDataFile file = new LanceDataFile("f", List.of(0, 1, 4, 5, 6), List.of(0, 1, 2, 3, 4), 2, 0, Set.of(1), Set.of());
         assertThat(FileColumnMapping.fileColumn(PACKED_SCHEMA, file, List.of(1, 2, 3))).contains(new FileColumnMapping.FileColumn("ps", true));
         assertThat(FileColumnMapping.fileColumn(PACKED_SCHEMA, file, List.of(4))).contains(new FileColumnMapping.FileColumn("name", false));
         assertThat(FileColumnMapping.fileColumn(PACKED_SCHEMA, file, List.of(5, 6))).contains(new FileColumnMapping.FileColumn("pt", false));

@@ -1,0 +1,26 @@
+package io.lancetrino.split;
+
+import io.trino.spi.block.Block;
+
+import java.util.List;
+
+/**
+ * Some of a split's output columns, read over the split's row ranges in order; the page source stitches streams by
+ * position.
+ */
+interface ColumnStream
+{
+    /** The output columns this stream serves, by channel. */
+    List<Integer> columns();
+
+    /** Rows ready to hand out without reading further; 0 when the stream is exhausted. */
+    int available();
+
+    Block block(int channel, int rows);
+
+    void advance(int rows);
+
+    long retainedBytes();
+
+    void close();
+}

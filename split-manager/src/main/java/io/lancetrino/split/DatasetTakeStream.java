@@ -1,0 +1,192 @@
+package io.lancetrino.split;
+
+import com.google.common.collect.ImmutableList;
+import io.lancetrino.split.arrow.ArrowBlocks;
+import io.lancetrino.split.fs.LanceFileSystems;
+import io.trino.spi.TrinoException;
+import io.trino.spi.block.Block;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.lance.Dataset;
+import org.lance.ReadOptions;
+import org.lance.util.Range;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static io.lancetrino.split.LanceErrorCode.LANCE_UNSUPPORTED_FEATURE;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Reads columns of one data file through the SDK's dataset (take by row address) instead of its file reader: the
+ * file reader counts a packed struct's children as columns of their own, so it cannot project a column stored after
+ * a packed struct, while the dataset maps columns through the manifest. Slower (the dataset version is opened per
+ * split and rows are taken by address), so used only for those files. Every row of the ranges must be live: the
+ * dataset does not return deleted rows.
+ */
+final class DatasetTakeStream
+        implements ColumnStream
+{
+    private final LanceSplit split;
+    private final LanceDataFile file;
+    private final Dataset dataset;
+    private final List<Integer> columns;
+    private final List<LanceColumnHandle> handles;
+    private final List<Range> ranges;
+    private final int batchRows;
+    private int rangeIndex;
+    private int nextRow;
+    private Block[] current;
+    private int currentRows;
+    private int offset;
+
+    private DatasetTakeStream(LanceSplit split, LanceDataFile file, Dataset dataset, List<Integer> columns, List<LanceColumnHandle> handles, List<Range> ranges, int batchRows)
+    {
+        this.split = requireNonNull(split, "split is null");
+        this.file = requireNonNull(file, "file is null");
+        this.dataset = requireNonNull(dataset, "dataset is null");
+        this.columns = ImmutableList.copyOf(columns);
+        this.handles = ImmutableList.copyOf(handles);
+        this.ranges = ImmutableList.copyOf(ranges);
+        this.batchRows = batchRows;
+        this.nextRow = ranges.isEmpty() ? 0 : ranges.getFirst().getStart();
+    }
+
+    static DatasetTakeStream open(LanceSplit split, LanceDataFile file, List<Integer> columns, List<LanceColumnHandle> handles, List<Range> ranges, BufferAllocator allocator, Map<String, String> storageOptions, int batchRows)
+    {
+        LanceSplit.DatasetVersion version = split.dataset();
+        if (version.stableRowIds()) {
+            // with stable row ids the SDK takes rows by id, which the fragment's row id sequence would have to supply
+            throw new TrinoException(LANCE_UNSUPPORTED_FEATURE, "Table %s, fragment %s: columns %s are stored after a packed struct (lance-encoding:packed) in data file %s, which cannot be read in a table with stable row ids"
+                    .formatted(split.table(), split.fragmentId(), handles.stream().map(LanceColumnHandle::name).toList(), file.location()));
+        }
+        Dataset dataset;
+        try {
+            dataset = Dataset.open()
+                    .allocator(allocator)
+                    .uri(LanceFileSystems.nativeLocation(version.location()))
+                    .readOptions(new ReadOptions.Builder().setVersion(version.version()).setStorageOptions(storageOptions).build())
+                    .build();
+        }
+        catch (RuntimeException e) {
+            throw SplitFileReaders.unreadable(split, file, e);
+        }
+        return new DatasetTakeStream(split, file, dataset, columns, handles, ranges, batchRows);
+    }
+
+    @Override
+    public List<Integer> columns()
+    {
+        return columns;
+    }
+
+    @Override
+    public int available()
+    {
+        while (offset == currentRows && rangeIndex < ranges.size()) {
+            takeNextRows();
+        }
+        return currentRows - offset;
+    }
+
+    @Override
+    public Block block(int channel, int rows)
+    {
+        Block block = current[channel];
+        return offset == 0 && rows == currentRows ? block : block.getRegion(offset, rows);
+    }
+
+    @Override
+    public void advance(int rows)
+    {
+        offset += rows;
+    }
+
+    @Override
+    public long retainedBytes()
+    {
+        long bytes = 0;
+        if (current != null) {
+            for (Block block : current) {
+                bytes += block.getRetainedSizeInBytes();
+            }
+        }
+        return bytes;
+    }
+
+    /**
+     * Takes the next rows of the ranges (up to one batch) by address; the SDK may answer in several Arrow batches,
+     * which are joined so the rows stay in the order asked for.
+     */
+    private void takeNextRows()
+    {
+        List<Long> addresses = new ArrayList<>(batchRows);
+        long fragmentBits = split.fragmentId() << 32;
+        while (addresses.size() < batchRows && rangeIndex < ranges.size()) {
+            Range range = ranges.get(rangeIndex);
+            addresses.add(fragmentBits | nextRow);
+            nextRow++;
+            if (nextRow >= range.getEnd()) {
+                rangeIndex++;
+                nextRow = rangeIndex < ranges.size() ? ranges.get(rangeIndex).getStart() : 0;
+            }
+        }
+        List<String> names = handles.stream().map(LanceColumnHandle::name).toList();
+        List<List<Block>> parts = new ArrayList<>();
+        int rows = 0;
+        try (ArrowReader batches = dataset.takeRows(addresses, names)) {
+            while (batches.loadNextBatch()) {
+                VectorSchemaRoot root = batches.getVectorSchemaRoot();
+                List<Block> blocks = new ArrayList<>(handles.size());
+                for (int channel = 0; channel < handles.size(); channel++) {
+                    blocks.add(ArrowBlocks.toBlock(handles.get(channel).type(), root.getVector(names.get(channel)), batches));
+                }
+                parts.add(blocks);
+                rows += root.getRowCount();
+            }
+        }
+        catch (TrinoException e) {
+            throw e;
+        }
+        catch (IOException | RuntimeException e) {
+            throw SplitFileReaders.unreadable(split, file, e);
+        }
+        if (rows != addresses.size()) {
+            throw SplitFileReaders.unreadable(split, file, new IllegalStateException("the SDK returned %s rows for %s row addresses".formatted(rows, addresses.size())));
+        }
+        Block[] blocks = new Block[handles.size()];
+        for (int channel = 0; channel < handles.size(); channel++) {
+            int index = channel;
+            List<Block> pieces = parts.stream().map(part -> part.get(index)).toList();
+            blocks[channel] = pieces.size() == 1 ? pieces.getFirst() : concat(handles.get(channel), pieces, rows);
+        }
+        current = blocks;
+        currentRows = rows;
+        offset = 0;
+    }
+
+    private static Block concat(LanceColumnHandle handle, List<Block> pieces, int rows)
+    {
+        var builder = handle.type().createBlockBuilder(null, rows);
+        for (Block piece : pieces) {
+            for (int position = 0; position < piece.getPositionCount(); position++) {
+                builder.append(piece.getUnderlyingValueBlock(), piece.getUnderlyingValuePosition(position));
+            }
+        }
+        return builder.build();
+    }
+
+    @Override
+    public void close()
+    {
+        try {
+            dataset.close();
+        }
+        catch (RuntimeException _) {
+            // closing after a failure must not hide it
+        }
+    }
+}
