@@ -123,6 +123,16 @@ final class TestLancePackedStructs
         assertRows("SELECT name, score FROM packed_insert WHERE id >= 100", List.of(
                 new MaterializedRow(Arrays.asList("name-100", 2.5)),
                 new MaterializedRow(Arrays.asList(null, null))));
+
+        // compaction reads both fragments (columns after the struct through the dataset) and writes one packed file
+        computeActual("ALTER TABLE packed_insert EXECUTE optimize");
+        try (BufferAllocator allocator = LanceFixtures.newAllocator();
+                Dataset dataset = LanceFixtures.open(allocator, path)) {
+            assertThat(dataset.getFragments()).hasSize(1);
+            assertThat(dataset.getFragments().getFirst().metadata().getFiles().getFirst().getFields()).containsExactly(0, 1, 4, 6, 8, 9);
+        }
+        assertThat(SdkScans.scanRows(path, Ref.ofMain(), List.of())).containsExactlyInAnyOrderElementsOf(sdkRows);
+        assertRows("SELECT * FROM packed_insert", sdkRows);
     }
 
     @Test
