@@ -2,6 +2,7 @@ package io.lancetrino.tests;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import io.lancetrino.tests.fixtures.LanceFixtures;
 import io.lancetrino.tests.fixtures.S3ProxyServer;
 import io.lancetrino.tests.fixtures.SdkScans;
 import io.lancetrino.tests.fixtures.TemporaryWarehouses;
@@ -72,6 +73,8 @@ final class TestTrinoServerInstall
         sandbox = root.resolve("sandbox");
         serverDirectory = root.resolve("server");
         DemoWarehouse.create(warehouse);
+        // a packed struct: the columns after it are read through the SDK's dataset API, whose jars the zip trims around
+        LanceFixtures.packedStruct(Files.createDirectories(warehouse.resolve("layouts")), "packed", "2.1", false, 100);
         // a third catalog, on S3: the README's S3 catalog file with this test's endpoint, bucket and keys filled in
         s3 = S3ProxyServer.start();
         s3.createBucket(BUCKET);
@@ -207,6 +210,26 @@ final class TestTrinoServerInstall
                 }
             }
         }
+    }
+
+    @Test
+    @Order(3)
+    void testPackedStructMatchesTheLanceSdk()
+            throws SQLException
+    {
+        List<Object> sdk = SdkScans.scan(warehouse.resolve("layouts/packed.lance"), Ref.ofMain(), List.of("id", "name", "score")).stream()
+                .map(row -> (Object) (row.get(0) + "|" + row.get(1) + "|" + row.get(2)))
+                .toList();
+        List<Object> trino = new ArrayList<>();
+        try (Connection connection = connect();
+                Statement statement = connection.createStatement();
+                ResultSet rows = statement.executeQuery("SELECT id, name, score, ps.a FROM lance.layouts.packed ORDER BY id")) {
+            while (rows.next()) {
+                trino.add(rows.getLong(1) + "|" + rows.getString(2) + "|" + rows.getObject(3));
+                assertThat(rows.getInt(4)).isEqualTo(rows.getLong(1) * 10);
+            }
+        }
+        assertThat(trino).containsExactlyInAnyOrderElementsOf(sdk);
     }
 
     @Test
