@@ -3,11 +3,11 @@ package io.lancetrino.benchmark;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 
 import static java.util.Objects.requireNonNull;
@@ -120,11 +120,12 @@ public record BenchmarkOptions(
     }
 
     /**
-     * The TPC-H connector's schema for the scale: {@code tiny} is 0.01, others are {@code sf<scale>}.
+     * The TPC-H connector's schema for the scale as a SQL identifier: {@code tiny} is 0.01, others are
+     * {@code sf<scale>}, quoted because a fractional scale has a dot in its name ({@code "sf0.1"}).
      */
     public String tpchSchema()
     {
-        return scale == 0.01 ? "tiny" : "sf" + scaleName(scale);
+        return scale == 0.01 ? "tiny" : "\"sf" + scaleName(scale) + "\"";
     }
 
     public List<BenchmarkQuery> selectedQueries()
@@ -139,8 +140,12 @@ public record BenchmarkOptions(
         return BenchmarkQuery.ALL.stream().filter(query -> queries.contains(query.name())).toList();
     }
 
+    /**
+     * The scale as written in schema names, directory names and the report: {@code 1}, {@code 0.1}, {@code 0.0001}
+     * (never {@code 1.0E-4} as {@code Double.toString} writes it).
+     */
     static String scaleName(double scale)
     {
-        return scale == Math.rint(scale) ? String.valueOf((long) scale) : String.format(Locale.ROOT, "%s", scale);
+        return BigDecimal.valueOf(scale).stripTrailingZeros().toPlainString();
     }
 }
