@@ -56,6 +56,15 @@ public final class ReaderThroughput
     public static Result measure(Path tableRoot, String table, int runs, LanceConfig config)
             throws Exception
     {
+        return measure(tableRoot, table, List.of(), runs, config);
+    }
+
+    /**
+     * Reads only {@code columns} (all when empty) in both scans.
+     */
+    public static Result measure(Path tableRoot, String table, List<String> columns, int runs, LanceConfig config)
+            throws Exception
+    {
         List<Double> sdk = new ArrayList<>();
         List<Double> pageSource = new ArrayList<>();
         long sdkRows = 0;
@@ -64,10 +73,10 @@ public final class ReaderThroughput
         // alternate, as for queries; the first pair warms up the file cache and the JIT
         for (int run = 0; run <= runs; run++) {
             long start = System.nanoTime();
-            sdkRows = sdkScan(tableRoot, config);
+            sdkRows = sdkScan(tableRoot, columns, config);
             double sdkSeconds = (System.nanoTime() - start) / 1e9;
             start = System.nanoTime();
-            PageSourceScan scan = pageSourceScan(tableRoot, config);
+            PageSourceScan scan = pageSourceScan(tableRoot, columns, config);
             double pageSourceSeconds = (System.nanoTime() - start) / 1e9;
             pageSourceRows = scan.rows();
             splits = scan.splits();
@@ -82,13 +91,17 @@ public final class ReaderThroughput
         return new Result(table, sdkRows, median(sdk), median(pageSource), splits);
     }
 
-    private static long sdkScan(Path tableRoot, LanceConfig config)
+    private static long sdkScan(Path tableRoot, List<String> columns, LanceConfig config)
             throws Exception
     {
         long rows = 0;
+        ScanOptions.Builder options = new ScanOptions.Builder().batchSize(config.getReadBatchRows());
+        if (!columns.isEmpty()) {
+            options.columns(columns);
+        }
         try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE);
                 Dataset dataset = Dataset.open().allocator(allocator).uri(tableRoot.toString()).build();
-                LanceScanner scanner = dataset.newScan(new ScanOptions.Builder().batchSize(config.getReadBatchRows()).build());
+                LanceScanner scanner = dataset.newScan(options.build());
                 ArrowReader reader = scanner.scanBatches()) {
             while (reader.loadNextBatch()) {
                 rows += reader.getVectorSchemaRoot().getRowCount();
@@ -99,7 +112,7 @@ public final class ReaderThroughput
 
     private record PageSourceScan(long rows, int splits) {}
 
-    private static PageSourceScan pageSourceScan(Path tableRoot, LanceConfig config)
+    private static PageSourceScan pageSourceScan(Path tableRoot, List<String> columnNames, LanceConfig config)
             throws Exception
     {
         LanceTables tables = Measurements.localTables(config);
@@ -107,7 +120,9 @@ public final class ReaderThroughput
         TableSnapshot snapshot = table.snapshot(Optional.empty(), table.latestVersion(Optional.empty()).orElseThrow());
         SchemaTableName name = new SchemaTableName("bench", tableRoot.getFileName().toString());
         LanceTableHandle handle = LanceTableHandle.of(name, snapshot);
-        List<ColumnHandle> columns = ImmutableList.copyOf(LanceCatalog.columns(name, snapshot, TESTING_TYPE_MANAGER));
+        List<ColumnHandle> columns = LanceCatalog.columns(name, snapshot, TESTING_TYPE_MANAGER).stream()
+                .filter(column -> columnNames.isEmpty() || columnNames.contains(column.name()))
+                .collect(ImmutableList.toImmutableList());
         List<ConnectorSplit> splits = splits(new LanceSplitManager(tables, config), handle);
         LancePageSourceProvider provider = new LancePageSourceProvider(tables, config);
         AtomicInteger next = new AtomicInteger();
@@ -121,6 +136,10 @@ public final class ReaderThroughput
                     for (int index = next.getAndIncrement(); index < splits.size(); index = next.getAndIncrement()) {
                         try (ConnectorPageSource source = provider.createPageSource(null, SESSION, splits.get(index), handle, Optional.empty(), columns, DynamicFilter.EMPTY)) {
                             for (SourcePage page = source.getNextSourcePage(); page != null; page = source.getNextSourcePage()) {
+                                // a reader that decodes lazily must still decode every column it returns
+                                for (int channel = 0; channel < page.getChannelCount(); channel++) {
+                                    page.getBlock(channel);
+                                }
                                 rows += page.getPositionCount();
                             }
                         }
