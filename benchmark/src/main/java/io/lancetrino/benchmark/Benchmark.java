@@ -45,6 +45,8 @@ public final class Benchmark
             List<CloneTimings.CloneTime> clones = List.of();
             Optional<CompactionTimings.Compaction> compaction = Optional.empty();
             List<CleanupTimings.CleanupTime> cleanups = List.of();
+            Optional<VectorTextTimings.Result> vectors = Optional.empty();
+            List<String> notMeasured = new ArrayList<>();
             // a run of chosen queries (for profiling, say) measures nothing else
             if (options.queries().isEmpty()) {
                 for (String table : List.of("lineitem", "orders")) {
@@ -56,6 +58,10 @@ public final class Benchmark
                 clones = CloneTimings.measure(environment);
                 compaction = Optional.of(CompactionTimings.measure(environment, options.compactionInserts(), options.runs()));
                 cleanups = CleanupTimings.measure(environment, List.of(Math.min(1000, options.versionCount()), options.versionCount()));
+                vectors = Optional.of(VectorTextTimings.measure(environment, options));
+                if (VectorTextTimings.READERS.stream().noneMatch(fileReader -> fileReader.name().equals("java"))) {
+                    notMeasured.add(VectorTextTimings.JAVA_READER_NOT_MEASURED);
+                }
             }
             BenchmarkReport report = new BenchmarkReport(
                     options.scale(),
@@ -73,7 +79,8 @@ public final class Benchmark
                     clones,
                     compaction,
                     cleanups,
-                    List.of());
+                    vectors,
+                    notMeasured);
             report.write(options.outputDirectory());
             return report;
         }

@@ -67,6 +67,17 @@ public final class BenchmarkEnvironment
         }
     }
 
+    /**
+     * Another catalog over the same warehouse, to compare catalog settings on the same tables.
+     */
+    public void addLanceCatalog(String name, Map<String, String> lanceProperties)
+    {
+        runner.createCatalog(name, "lance", ImmutableMap.<String, String>builder()
+                .put("lance.warehouse", lanceWarehouse.toAbsolutePath().toString())
+                .putAll(lanceProperties)
+                .buildKeepingLast());
+    }
+
     public static Session session(String catalog)
     {
         return session(catalog, SCHEMA);

@@ -69,7 +69,7 @@ public final class QueryTimings
         return results;
     }
 
-    private static Run timed(DistributedQueryRunner runner, Session session, String sql)
+    static Run timed(DistributedQueryRunner runner, Session session, String sql)
     {
         long start = System.nanoTime();
         MaterializedResultWithPlan result = runner.executeWithPlan(session, sql);

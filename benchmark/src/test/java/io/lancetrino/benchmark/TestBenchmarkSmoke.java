@@ -62,11 +62,27 @@ class TestBenchmarkSmoke
         assertThat(compaction.sameResult()).isTrue();
         assertThat(compaction.optimizeSeconds()).isPositive();
 
+        // the vectors table at the smallest size: 100 rows would do, scale 0.01 gives 500
+        VectorTextTimings.Result vectors = report.vectors().orElseThrow();
+        assertThat(vectors.rows()).isEqualTo(VectorTextData.rows(0.01)).isEqualTo(500);
+        assertThat(vectors.sameResults()).isTrue();
+        assertThat(vectors.readers()).extracting(VectorTextTimings.ReaderResult::reader).contains("sdk");
+        assertThat(vectors.readers()).allSatisfy(reader -> {
+            assertThat(reader.columns()).extracting(VectorTextTimings.ColumnScan::column).containsExactly("v", "text");
+            assertThat(reader.columns().getFirst().result()).isEqualTo(500L * VectorTextData.DIMENSION);
+            assertThat(reader.columns().get(1).result()).isBetween(500L * VectorTextData.MIN_TEXT_BYTES, 500L * VectorTextData.MAX_TEXT_BYTES);
+            assertThat(reader.columns()).allSatisfy(column -> assertThat(column.pageSource().rows()).isEqualTo(500));
+        });
+        // once the connector has lance.file-reader, the Java reader belongs in VectorTextTimings.READERS
+        assertThat(VectorTextTimings.READERS.stream().anyMatch(reader -> reader.name().equals("java")))
+                .as("VectorTextTimings.READERS has a java row exactly when LanceConfig has lance.file-reader")
+                .isEqualTo(VectorTextTimings.fileReaderPropertyExists());
+
         JsonNode json = new ObjectMapper().readTree(output.resolve("benchmark.json").toFile());
         assertThat(json.get("queries")).hasSize(BenchmarkQuery.ALL.size());
         assertThat(json.get("reader").get("sdkRowsPerSecond").asDouble()).isPositive();
         String markdown = Files.readString(output.resolve("benchmark.md"));
-        for (String name : List.of("q1", "q6_old_version", "| table |", "lineitem", "Lance SDK dataset scan", "page source / SDK", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s", "| before optimize |")) {
+        for (String name : List.of("q1", "q6_old_version", "| table |", "lineitem", "Lance SDK dataset scan", "page source / SDK", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s", "| before optimize |", "| vectors table (500 rows", "| v | sdk |", "| text | sdk |")) {
             assertThat(markdown).contains(name);
         }
 
@@ -77,7 +93,8 @@ class TestBenchmarkSmoke
         assertThat(second.queries()).extracting(QueryTimings.QueryResult::name).containsExactly("q6", "point_lookup");
         assertThat(second.reader()).isEmpty();
         assertThat(second.compaction()).isEmpty();
+        assertThat(second.vectors()).isEmpty();
         // no empty tables for what was not measured
-        assertThat(second.markdown()).contains("| q6 |").doesNotContain("| table |", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s", "| before optimize |");
+        assertThat(second.markdown()).contains("| q6 |").doesNotContain("| table |", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s", "| before optimize |", "vectors table");
     }
 }
