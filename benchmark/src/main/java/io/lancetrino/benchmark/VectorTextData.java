@@ -44,6 +44,8 @@ public final class VectorTextData
     public static final int MAX_TEXT_BYTES = 1_024;
     // rows at scale 1: 154 MB of vectors and 32 MB of text, a few seconds per scan on two cores
     static final int ROWS_AT_SCALE_1 = 50_000;
+    // several data files at scale 1, so the page source (a split per file here) uses every core, as the SDK's scan does
+    private static final int ROWS_PER_FILE = 10_000;
     private static final int BATCH_ROWS = 1_024;
     private static final long SEED = 768;
 
@@ -71,6 +73,7 @@ public final class VectorTextData
         WriteParams params = new WriteParams.Builder()
                 .withMode(WriteParams.WriteMode.CREATE)
                 .withDataStorageVersion(version)
+                .withMaxRowsPerFile(ROWS_PER_FILE)
                 .build();
         try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE);
                 ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
