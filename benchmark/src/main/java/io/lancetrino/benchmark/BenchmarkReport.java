@@ -125,18 +125,18 @@ public record BenchmarkReport(
             }
         }
         vectors.ifPresent(vectors -> {
-            out.append("\n| %s table (%,d rows, %s-dimension float vector `v`, text `text` of %,d–%,d bytes; %,d data bytes) | reader | Trino full scan s (median) | Trino CPU s | page source rows/s | page source MB/s decoded | Lance SDK dataset scan rows/s | page source / SDK |%n".formatted(
+            out.append("\n| %s table (%,d rows, %s-dimension float vector `v`, text `text` of %,d–%,d bytes; %,d data bytes) | reader | Trino full scan s (median) | Trino CPU s | page source splits | page source rows/s | page source MB/s decoded | Lance SDK dataset scan rows/s | page source / SDK |%n".formatted(
                     VectorTextData.TABLE, vectors.rows(), vectors.dimension(), VectorTextData.MIN_TEXT_BYTES, VectorTextData.MAX_TEXT_BYTES, vectors.dataBytes()));
-            out.append("|---|---|---:|---:|---:|---:|---:|---:|\n");
+            out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|\n");
             for (String column : List.of("v", "text")) {
                 for (VectorTextTimings.ReaderResult reader : vectors.readers()) {
                     VectorTextTimings.ColumnScan scan = reader.columns().stream().filter(candidate -> candidate.column().equals(column)).findFirst().orElseThrow();
-                    out.append("| %s | %s | %.3f | %.2f | %,.0f | %,.0f | %,.0f | %.0f%% |%n".formatted(column, reader.reader(), scan.query().medianSeconds(), scan.query().medianCpuSeconds(),
-                            scan.pageSource().pageSourceRowsPerSecond(), scan.pageSourceMegabytesPerSecond(), scan.pageSource().sdkRowsPerSecond(), 100 * scan.pageSource().pageSourceShare()));
+                    out.append("| %s | %s | %.3f | %.2f | %,d | %,.0f | %,.0f | %,.0f | %.0f%% |%n".formatted(column, reader.reader(), scan.query().medianSeconds(), scan.query().medianCpuSeconds(),
+                            scan.pageSource().pageSourceSplits(), scan.pageSource().pageSourceRowsPerSecond(), scan.pageSourceMegabytesPerSecond(), scan.pageSource().sdkRowsPerSecond(), 100 * scan.pageSource().pageSourceShare()));
                 }
                 // the place of the Java reader's row until lance.file-reader exists
                 if (vectors.readers().stream().noneMatch(reader -> reader.reader().equals("java"))) {
-                    out.append("| %s | java (not measured yet: no lance.file-reader) | – | – | – | – | – | – |%n".formatted(column));
+                    out.append("| %s | java (not measured yet: no lance.file-reader) | – | – | – | – | – | – | – |%n".formatted(column));
                 }
             }
             if (!vectors.sameResults()) {
