@@ -1,0 +1,131 @@
+package io.lancetrino.file;
+
+import com.google.common.collect.ImmutableList;
+import io.airlift.slice.Slice;
+import io.lancetrino.file.proto.encodings.ConstantLayout;
+import io.lancetrino.file.proto.encodings.PageLayout;
+import io.trino.filesystem.TrinoInput;
+import io.trino.filesystem.TrinoInputFile;
+import io.trino.spi.block.Block;
+import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.block.RunLengthEncodedBlock;
+import io.trino.spi.type.Type;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static java.lang.Math.max;
+import static java.lang.Math.min;
+import static java.lang.Math.toIntExact;
+
+/**
+ * Reads a row range of one leaf column of a Lance 2.1/2.2 file into a Trino block. Throws
+ * {@link UnsupportedLanceEncodingException} for layouts or encodings it does not decode, so callers can fall back.
+ */
+public final class LanceColumnReader
+{
+    private LanceColumnReader() {}
+
+    public static Block read(TrinoInputFile file, LanceFileMetadata metadata, int columnIndex, Type type, long rowStart, int rowCount)
+            throws IOException
+    {
+        try (TrinoInput input = file.newInput()) {
+            return read(input, metadata.columns().get(columnIndex), type, rowStart, rowCount);
+        }
+    }
+
+    public static Block read(TrinoInput input, LanceColumn column, Type type, long rowStart, int rowCount)
+            throws IOException
+    {
+        checkArgument(rowStart >= 0 && rowCount >= 0 && rowStart + rowCount <= column.rows(), "rows [%s, +%s) outside column of %s rows", rowStart, rowCount, column.rows());
+        long rowEnd = rowStart + rowCount;
+        List<Block> blocks = new ArrayList<>();
+        long pageStart = 0;
+        for (int page = 0; page < column.pages().size() && pageStart < rowEnd; page++) {
+            LancePage lancePage = column.pages().get(page);
+            long pageEnd = pageStart + lancePage.rows();
+            if (pageEnd > rowStart && lancePage.rows() > 0) {
+                int from = toIntExact(max(rowStart, pageStart) - pageStart);
+                int to = toIntExact(min(rowEnd, pageEnd) - pageStart);
+                String where = "column %s page %s".formatted(column.index(), page);
+                blocks.add(decodePage(where, input, lancePage, type, from, to));
+            }
+            pageStart = pageEnd;
+        }
+        return concat(type, blocks, rowCount);
+    }
+
+    private static Block decodePage(String where, TrinoInput input, LancePage page, Type type, int from, int to)
+            throws IOException
+    {
+        PageLayout layout = page.layout();
+        try {
+            return switch (layout.getLayoutCase()) {
+                case MINI_BLOCK_LAYOUT -> MiniBlockPageDecoder.decode(where, layout.getMiniBlockLayout(), readBuffers(input, page), type, from, to);
+                case CONSTANT_LAYOUT -> constant(where, layout.getConstantLayout(), page, type, to - from);
+                default -> throw new UnsupportedLanceEncodingException(where + ": page layout " + layout.getLayoutCase() + " is not decoded");
+            };
+        }
+        catch (UnsupportedLanceEncodingException e) {
+            if (e.getMessage().startsWith(where)) {
+                throw e;
+            }
+            // name the column and page, so a fallback can be logged and diagnosed
+            throw new UnsupportedLanceEncodingException(where + ": " + e.getMessage());
+        }
+    }
+
+    private static Block constant(String where, ConstantLayout layout, LancePage page, Type type, int count)
+    {
+        if (!page.bufferSizes().isEmpty() || layout.getNumDefValues() > 0 || layout.getNumRepValues() > 0) {
+            throw new UnsupportedLanceEncodingException(where + ": constant/all-null page with rep/def levels is not decoded");
+        }
+        if (!layout.hasInlineValue()) {
+            return RunLengthEncodedBlock.create(type, null, count);
+        }
+        Slice value = io.airlift.slice.Slices.wrappedBuffer(layout.getInlineValue().toByteArray());
+        Block single = switch (PageBlocks.kind(type)) {
+            case FIXED -> PageBlocks.fixed(type, new long[] {inlineFixed(where, value)}, 0, 1, java.util.Optional.empty());
+            case FIXED_128 -> PageBlocks.fixed128((io.trino.spi.type.DecimalType) type, new long[] {value.getLong(0), value.getLong(8)}, 0, 1, java.util.Optional.empty());
+            case VARIABLE -> throw new UnsupportedLanceEncodingException(where + ": inline constant for variable-width type " + type);
+        };
+        return RunLengthEncodedBlock.create(single, count);
+    }
+
+    private static long inlineFixed(String where, Slice value)
+    {
+        return switch (value.length()) {
+            case 1 -> value.getUnsignedByte(0);
+            case 2 -> value.getUnsignedShort(0);
+            case 4 -> value.getUnsignedInt(0);
+            case 8 -> value.getLong(0);
+            default -> throw new UnsupportedLanceEncodingException(where + ": inline constant of " + value.length() + " bytes");
+        };
+    }
+
+    private static List<Slice> readBuffers(TrinoInput input, LancePage page)
+            throws IOException
+    {
+        ImmutableList.Builder<Slice> buffers = ImmutableList.builder();
+        for (int i = 0; i < page.bufferPositions().size(); i++) {
+            buffers.add(input.readFully(page.bufferPositions().get(i), toIntExact(page.bufferSizes().get(i))));
+        }
+        return buffers.build();
+    }
+
+    private static Block concat(Type type, List<Block> blocks, int rowCount)
+    {
+        if (blocks.size() == 1) {
+            return blocks.getFirst();
+        }
+        BlockBuilder builder = type.createBlockBuilder(null, rowCount);
+        for (Block block : blocks) {
+            for (int position = 0; position < block.getPositionCount(); position++) {
+                builder.append(block.getUnderlyingValueBlock(), block.getUnderlyingValuePosition(position));
+            }
+        }
+        return builder.build();
+    }
+}

@@ -1,0 +1,114 @@
+package io.lancetrino.file;
+
+import com.google.common.collect.ImmutableList;
+import com.google.protobuf.ByteString;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.airlift.slice.Slice;
+import io.lancetrino.file.proto.AnyMessage;
+import io.lancetrino.file.proto.ColumnMetadata;
+import io.lancetrino.file.proto.Encoding;
+import io.lancetrino.file.proto.encodings.PageLayout;
+import io.trino.filesystem.TrinoInput;
+import io.trino.filesystem.TrinoInputFile;
+
+import java.io.IOException;
+import java.util.List;
+
+import static com.google.common.base.Preconditions.checkArgument;
+import static java.lang.Math.toIntExact;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The container of a Lance 2.1/2.2 data file: footer version and per-column pages with their decoded layouts.
+ * Reads the file tail once (guessing it holds all column metadata) and reads again only if it did not.
+ */
+public record LanceFileMetadata(int majorVersion, int minorVersion, int globalBufferCount, List<LanceColumn> columns)
+{
+    static final int FOOTER_SIZE = 40;
+    private static final int MAGIC = 'L' | 'A' << 8 | 'N' << 16 | 'C' << 24;
+    private static final int INITIAL_TAIL = 64 * 1024;
+    static final String PAGE_LAYOUT_TYPE_URL = "/lance.encodings21.PageLayout";
+
+    public LanceFileMetadata
+    {
+        columns = ImmutableList.copyOf(requireNonNull(columns, "columns is null"));
+    }
+
+    public static LanceFileMetadata read(TrinoInputFile file)
+            throws IOException
+    {
+        long length = file.length();
+        if (length < FOOTER_SIZE) {
+            throw new IOException("Not a Lance file, too short: " + file.location());
+        }
+        try (TrinoInput input = file.newInput()) {
+            int tailSize = toIntExact(Math.min(length, INITIAL_TAIL));
+            Slice tail = input.readTail(tailSize);
+            long tailStart = length - tailSize;
+            int footer = tailSize - FOOTER_SIZE;
+            if (tail.getInt(footer + 36) != MAGIC) {
+                throw new IOException("Not a Lance file, no LANC magic: " + file.location());
+            }
+            long columnMetaStart = tail.getLong(footer);
+            long columnOffsetTablePosition = tail.getLong(footer + 8);
+            int globalBuffers = tail.getInt(footer + 24);
+            int columnCount = tail.getInt(footer + 28);
+            int major = tail.getUnsignedShort(footer + 32);
+            int minor = tail.getUnsignedShort(footer + 34);
+            // 2.0 uses another encoding tree entirely, 2.3 is unstable: only 2.1 and 2.2 are decoded
+            if (major != 2 || (minor != 1 && minor != 2)) {
+                throw new UnsupportedLanceEncodingException("Unsupported Lance file version %s.%s: %s".formatted(major, minor, file.location()));
+            }
+            if (columnMetaStart < tailStart) {
+                // the column metadata is larger than the guess: read everything from its start once more
+                tailStart = columnMetaStart;
+                tail = input.readTail(toIntExact(length - columnMetaStart));
+            }
+            ImmutableList.Builder<LanceColumn> columns = ImmutableList.builder();
+            for (int column = 0; column < columnCount; column++) {
+                int entry = toIntExact(columnOffsetTablePosition - tailStart) + column * 16;
+                long position = tail.getLong(entry);
+                long size = tail.getLong(entry + 8);
+                checkArgument(position >= tailStart && position + size <= length, "column %s metadata out of range", column);
+                ColumnMetadata metadata = ColumnMetadata.parseFrom(tail.slice(toIntExact(position - tailStart), toIntExact(size)).toByteBuffer());
+                columns.add(toColumn(column, metadata, input));
+            }
+            return new LanceFileMetadata(major, minor, globalBuffers, columns.build());
+        }
+    }
+
+    private static LanceColumn toColumn(int column, ColumnMetadata metadata, TrinoInput input)
+            throws IOException
+    {
+        ImmutableList.Builder<LancePage> pages = ImmutableList.builder();
+        for (int page = 0; page < metadata.getPagesCount(); page++) {
+            ColumnMetadata.Page proto = metadata.getPages(page);
+            PageLayout layout = pageLayout(column, page, proto.getEncoding(), input);
+            pages.add(new LancePage(proto.getLength(), proto.getBufferPositionsList(), proto.getBufferSizesList(), layout));
+        }
+        return new LanceColumn(column, pages.build());
+    }
+
+    private static PageLayout pageLayout(int column, int page, Encoding encoding, TrinoInput input)
+            throws IOException
+    {
+        ByteString any = switch (encoding.getLocationCase()) {
+            case DIRECT -> encoding.getDirect().getEncoding();
+            case INDIRECT -> {
+                Encoding.Deferred deferred = encoding.getIndirect();
+                yield ByteString.copyFrom(input.readFully(deferred.getBufferPosition(), toIntExact(deferred.getBufferSize())).getBytes());
+            }
+            default -> throw new UnsupportedLanceEncodingException("Column %s page %s has no encoding".formatted(column, page));
+        };
+        try {
+            AnyMessage message = AnyMessage.parseFrom(any);
+            if (!message.getTypeUrl().equals(PAGE_LAYOUT_TYPE_URL)) {
+                throw new UnsupportedLanceEncodingException("Column %s page %s has encoding type %s".formatted(column, page, message.getTypeUrl()));
+            }
+            return PageLayout.parseFrom(message.getValue());
+        }
+        catch (InvalidProtocolBufferException e) {
+            throw new IOException("Column %s page %s has a corrupt encoding".formatted(column, page), e);
+        }
+    }
+}

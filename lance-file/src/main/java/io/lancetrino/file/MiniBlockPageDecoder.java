@@ -1,0 +1,163 @@
+package io.lancetrino.file;
+
+import io.airlift.slice.DynamicSliceOutput;
+import io.airlift.slice.Slice;
+import io.lancetrino.file.codec.ValueDecoders;
+import io.lancetrino.file.codec.VariableValues;
+import io.lancetrino.file.proto.encodings.CompressiveEncoding;
+import io.lancetrino.file.proto.encodings.MiniBlockLayout;
+import io.lancetrino.file.proto.encodings.RepDefLayer;
+import io.trino.spi.block.Block;
+import io.trino.spi.block.DictionaryBlock;
+import io.trino.spi.type.DecimalType;
+import io.trino.spi.type.Type;
+
+import java.util.List;
+import java.util.Optional;
+
+import static java.lang.Math.max;
+import static java.lang.Math.min;
+import static java.lang.Math.toIntExact;
+
+/**
+ * Decodes a MiniBlock page of a flat (non-repeated) leaf column. Buffer 0 holds one metadata word per chunk, buffer 1
+ * the chunks, buffer 2 the dictionary if there is one. Each chunk starts with a header (level count, def size, one size
+ * per value buffer), then the 8-aligned def levels and value buffers. Only chunks overlapping the wanted rows are decoded.
+ */
+final class MiniBlockPageDecoder
+{
+    private static final int ALIGNMENT = 8;
+
+    private MiniBlockPageDecoder() {}
+
+    static Block decode(String where, MiniBlockLayout layout, List<Slice> buffers, Type type, int from, int to)
+    {
+        if (layout.hasRepCompression() || layout.getRepetitionIndexDepth() > 0) {
+            throw new UnsupportedLanceEncodingException(where + ": repetition levels (lists) are not decoded");
+        }
+        if (layout.getLayersCount() != 1 || !(layout.getLayers(0) == RepDefLayer.REPDEF_ALL_VALID_ITEM || layout.getLayers(0) == RepDefLayer.REPDEF_NULLABLE_ITEM)) {
+            throw new UnsupportedLanceEncodingException(where + ": rep/def layers " + layout.getLayersList() + " are not decoded");
+        }
+        if (layout.getNumBuffers() != 1) {
+            throw new UnsupportedLanceEncodingException(where + ": " + layout.getNumBuffers() + " value buffers per chunk are not decoded");
+        }
+        boolean hasDef = layout.hasDefCompression();
+        boolean dictionary = layout.hasDictionary();
+        boolean large = layout.getHasLargeChunk();
+        PageBlocks.Kind kind = dictionary ? PageBlocks.Kind.FIXED : PageBlocks.kind(type);
+        CompressiveEncoding valueEncoding = layout.getValueCompression();
+        if (kind == PageBlocks.Kind.FIXED && !dictionary && ValueDecoders.bitsPerValue(valueEncoding) > 64) {
+            throw new UnsupportedLanceEncodingException(where + ": %s-bit values for %s".formatted(ValueDecoders.bitsPerValue(valueEncoding), type));
+        }
+
+        int count = to - from;
+        boolean[] nulls = hasDef ? new boolean[count] : null;
+        long[] fixed = kind == PageBlocks.Kind.FIXED ? new long[count] : kind == PageBlocks.Kind.FIXED_128 ? new long[count * 2] : null;
+        DynamicSliceOutput bytes = kind == PageBlocks.Kind.VARIABLE ? new DynamicSliceOutput(count * 8) : null;
+        int[] offsets = kind == PageBlocks.Kind.VARIABLE ? new int[count + 1] : null;
+
+        Slice metadata = buffers.get(0);
+        Slice chunks = buffers.get(1);
+        int wordBytes = large ? 4 : 2;
+        int chunkCount = metadata.length() / wordBytes;
+        long items = layout.getNumItems();
+        long itemStart = 0;
+        int chunkPosition = 0;
+        for (int chunk = 0; chunk < chunkCount && itemStart < to; chunk++) {
+            long word = large ? metadata.getUnsignedInt(chunk * 4) : metadata.getUnsignedShort(chunk * 2);
+            int chunkBytes = toIntExact(((word >>> 4) + 1) * ALIGNMENT);
+            int logValues = (int) (word & 0xF);
+            // the last chunk records no count: it holds whatever items remain
+            int values = chunk == chunkCount - 1 ? toIntExact(items - itemStart) : 1 << logValues;
+            long chunkEnd = itemStart + values;
+            if (chunkEnd > from) {
+                Slice data = chunks.slice(chunkPosition, chunkBytes);
+                int first = toIntExact(max(from, itemStart) - itemStart);
+                int last = toIntExact(min(to, chunkEnd) - itemStart);
+                int out = toIntExact(itemStart + first - from);
+
+                int position = 2;
+                int defBytes = 0;
+                if (hasDef) {
+                    defBytes = data.getUnsignedShort(position);
+                    position += 2;
+                }
+                int valueBytes = toIntExact(large ? data.getUnsignedInt(position) : data.getUnsignedShort(position));
+                position += wordBytes;
+                position = align(position);
+                if (hasDef) {
+                    long[] levels = ValueDecoders.decodeFixed(layout.getDefCompression(), data.slice(position, defBytes), values);
+                    for (int i = first; i < last; i++) {
+                        // def level 0 is valid; anything higher is a null at some layer
+                        nulls[out + i - first] = levels[i] != 0;
+                    }
+                    position = align(position + defBytes);
+                }
+                Slice valueData = data.slice(position, valueBytes);
+                switch (kind) {
+                    case FIXED -> System.arraycopy(ValueDecoders.decodeFixed(valueEncoding, valueData, values), first, fixed, out, last - first);
+                    case FIXED_128 -> System.arraycopy(ValueDecoders.decodeFixed128(valueEncoding, valueData, values), first * 2, fixed, out * 2, (last - first) * 2);
+                    case VARIABLE -> {
+                        VariableValues variable = ValueDecoders.decodeVariable(valueEncoding, valueData, values);
+                        for (int i = first; i < last; i++) {
+                            int start = variable.offsets()[i];
+                            bytes.writeBytes(variable.data(), start, variable.offsets()[i + 1] - start);
+                            offsets[out + i - first + 1] = bytes.size();
+                        }
+                    }
+                }
+            }
+            chunkPosition += chunkBytes;
+            itemStart = chunkEnd;
+        }
+        if (itemStart < to) {
+            throw new IllegalStateException(where + ": chunks hold %s items, %s wanted".formatted(itemStart, to));
+        }
+
+        Optional<boolean[]> isNull = Optional.ofNullable(nulls);
+        if (dictionary) {
+            return dictionaryBlock(where, layout, buffers, type, fixed, isNull, count);
+        }
+        return switch (kind) {
+            case FIXED -> PageBlocks.fixed(type, fixed, 0, count, isNull);
+            case FIXED_128 -> PageBlocks.fixed128((DecimalType) type, fixed, 0, count, isNull);
+            case VARIABLE -> PageBlocks.variable(new VariableValues(bytes.slice(), offsets), 0, count, isNull);
+        };
+    }
+
+    private static Block dictionaryBlock(String where, MiniBlockLayout layout, List<Slice> buffers, Type type, long[] indices, Optional<boolean[]> nulls, int count)
+    {
+        if (buffers.size() < 3) {
+            throw new IllegalStateException(where + ": dictionary page without a dictionary buffer");
+        }
+        int items = toIntExact(layout.getNumDictionaryItems());
+        Slice data = buffers.get(2);
+        CompressiveEncoding encoding = layout.getDictionary();
+        Block dictionary = switch (PageBlocks.kind(type)) {
+            case FIXED -> PageBlocks.fixed(type, ValueDecoders.decodeFixed(encoding, data, items), 0, items, Optional.empty());
+            case FIXED_128 -> PageBlocks.fixed128((DecimalType) type, ValueDecoders.decodeFixed128(encoding, data, items), 0, items, Optional.empty());
+            case VARIABLE -> PageBlocks.variable(ValueDecoders.decodeVariableBlock(encoding, data, items), 0, items, Optional.empty());
+        };
+        int[] ids = new int[count];
+        boolean anyNull = false;
+        for (int i = 0; i < count; i++) {
+            if (nulls.isPresent() && nulls.get()[i]) {
+                // nulls point at one null entry appended to the dictionary
+                ids[i] = items;
+                anyNull = true;
+            }
+            else {
+                ids[i] = toIntExact(indices[i]);
+            }
+        }
+        if (anyNull) {
+            dictionary = dictionary.copyWithAppendedNull();
+        }
+        return DictionaryBlock.create(count, dictionary, ids);
+    }
+
+    private static int align(int position)
+    {
+        return (position + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
+    }
+}

@@ -1,0 +1,62 @@
+package io.lancetrino.file.codec;
+
+import io.airlift.slice.Slice;
+
+import static io.lancetrino.file.codec.FastLanesUnpacker.BLOCK_VALUES;
+
+/** The two bit-packing forms of Lance 2.1/2.2 built on FastLanes blocks. */
+public final class Bitpacking
+{
+    private Bitpacking() {}
+
+    /**
+     * Inline bit-packing: each block of 1024 values starts with one word holding its bit width, then the packed words.
+     * The last block is zero padded, so {@code count} may be less than the values present.
+     */
+    public static long[] decodeInline(Slice data, int wordBits, int count)
+    {
+        long[] padded = new long[roundUp(count)];
+        int wordBytes = wordBits / 8;
+        int position = 0;
+        for (int block = 0; block * BLOCK_VALUES < count; block++) {
+            int bitWidth = (int) FastLanesUnpacker.word(data, position, wordBits);
+            position += wordBytes;
+            FastLanesUnpacker.unpack(data, position, wordBits, bitWidth, padded, block * BLOCK_VALUES);
+            position += FastLanesUnpacker.packedWords(wordBits, bitWidth) * wordBytes;
+        }
+        return padded;
+    }
+
+    /**
+     * Out-of-line bit-packing with one bit width for the buffer: full blocks are packed; the tail is either packed and
+     * zero padded, or stored raw at full word width, which the buffer's length tells apart.
+     */
+    public static long[] decodeOutOfLine(Slice data, int wordBits, int bitWidth, int count)
+    {
+        long[] values = new long[roundUp(count)];
+        int wordBytes = wordBits / 8;
+        int blockBytes = FastLanesUnpacker.packedWords(wordBits, bitWidth) * wordBytes;
+        int fullBlocks = count / BLOCK_VALUES;
+        int tail = count % BLOCK_VALUES;
+        for (int block = 0; block < fullBlocks; block++) {
+            FastLanesUnpacker.unpack(data, block * blockBytes, wordBits, bitWidth, values, block * BLOCK_VALUES);
+        }
+        if (tail > 0) {
+            int position = fullBlocks * blockBytes;
+            if (data.length() - position == tail * wordBytes) {
+                for (int i = 0; i < tail; i++) {
+                    values[fullBlocks * BLOCK_VALUES + i] = FastLanesUnpacker.word(data, position + i * wordBytes, wordBits);
+                }
+            }
+            else {
+                FastLanesUnpacker.unpack(data, position, wordBits, bitWidth, values, fullBlocks * BLOCK_VALUES);
+            }
+        }
+        return values;
+    }
+
+    private static int roundUp(int count)
+    {
+        return (count + BLOCK_VALUES - 1) / BLOCK_VALUES * BLOCK_VALUES;
+    }
+}

@@ -1,0 +1,208 @@
+package io.lancetrino.file.codec;
+
+import io.airlift.slice.Slice;
+import io.airlift.slice.Slices;
+import io.lancetrino.file.UnsupportedLanceEncodingException;
+import io.lancetrino.file.proto.encodings.CompressiveEncoding;
+import io.lancetrino.file.proto.encodings.Flat;
+
+import static java.lang.Math.toIntExact;
+
+/** Decoders of the compressive encodings this reader understands, one buffer at a time. */
+public final class ValueDecoders
+{
+    private ValueDecoders() {}
+
+    /** Bits per value of a fixed-width encoding, so callers can tell 128-bit values from narrower ones. */
+    public static int bitsPerValue(CompressiveEncoding encoding)
+    {
+        return switch (encoding.getCompressionCase()) {
+            case FLAT -> toIntExact(encoding.getFlat().getBitsPerValue());
+            case INLINE_BITPACKING -> toIntExact(encoding.getInlineBitpacking().getUncompressedBitsPerValue());
+            case OUT_OF_LINE_BITPACKING -> toIntExact(encoding.getOutOfLineBitpacking().getUncompressedBitsPerValue());
+            case GENERAL -> bitsPerValue(encoding.getGeneral().getValues());
+            default -> throw unsupported(encoding);
+        };
+    }
+
+    /**
+     * Decodes {@code count} fixed-width values of at most 64 bits, zero-extended into longs (raw bits for floats).
+     * The array may be longer than {@code count} (bit-packed blocks are padded).
+     */
+    public static long[] decodeFixed(CompressiveEncoding encoding, Slice data, int count)
+    {
+        return switch (encoding.getCompressionCase()) {
+            case FLAT -> decodeFlat(encoding.getFlat(), data, count);
+            case INLINE_BITPACKING -> {
+                if (encoding.getInlineBitpacking().hasValues()) {
+                    throw unsupported(encoding);
+                }
+                yield Bitpacking.decodeInline(data, bitsPerValue(encoding), count);
+            }
+            case OUT_OF_LINE_BITPACKING -> {
+                CompressiveEncoding child = encoding.getOutOfLineBitpacking().getValues();
+                if (!child.hasFlat() || child.getFlat().hasData()) {
+                    throw unsupported(encoding);
+                }
+                yield Bitpacking.decodeOutOfLine(data, bitsPerValue(encoding), toIntExact(child.getFlat().getBitsPerValue()), count);
+            }
+            case RLE -> decodeBlockRle(encoding, data, count);
+            // general compression wraps the whole output of the inner encoding
+            case GENERAL -> decodeFixed(encoding.getGeneral().getValues(), BufferDecompressor.decompress(encoding.getGeneral().getCompression(), data), count);
+            default -> throw unsupported(encoding);
+        };
+    }
+
+    private static long[] decodeFlat(Flat flat, Slice data, int count)
+    {
+        if (flat.hasData()) {
+            data = BufferDecompressor.decompress(flat.getData(), data);
+        }
+        long[] values = new long[count];
+        switch (toIntExact(flat.getBitsPerValue())) {
+            // booleans: one bit per value, least significant bit first
+            case 1 -> {
+                for (int i = 0; i < count; i++) {
+                    values[i] = (data.getByte(i >>> 3) >>> (i & 7)) & 1;
+                }
+            }
+            case 8 -> {
+                for (int i = 0; i < count; i++) {
+                    values[i] = data.getUnsignedByte(i);
+                }
+            }
+            case 16 -> {
+                for (int i = 0; i < count; i++) {
+                    values[i] = data.getUnsignedShort(i * 2);
+                }
+            }
+            case 32 -> {
+                for (int i = 0; i < count; i++) {
+                    values[i] = data.getUnsignedInt(i * 4);
+                }
+            }
+            case 64 -> {
+                for (int i = 0; i < count; i++) {
+                    values[i] = data.getLong(i * 8);
+                }
+            }
+            default -> throw new UnsupportedLanceEncodingException("Flat values of %s bits".formatted(flat.getBitsPerValue()));
+        }
+        return values;
+    }
+
+    /**
+     * Run-length encoding in its single-buffer (block) form, as 2.2 writes rep/def levels: a u64 byte length of the run
+     * values, the run values, then one u8 length per run.
+     */
+    private static long[] decodeBlockRle(CompressiveEncoding encoding, Slice data, int count)
+    {
+        CompressiveEncoding valuesEncoding = encoding.getRle().getValues();
+        CompressiveEncoding lengthsEncoding = encoding.getRle().getRunLengths();
+        if (!valuesEncoding.hasFlat() || !lengthsEncoding.hasFlat() || lengthsEncoding.getFlat().getBitsPerValue() != 8) {
+            throw unsupported(encoding);
+        }
+        int valueBytes = toIntExact(data.getLong(0));
+        int valueWidth = toIntExact(valuesEncoding.getFlat().getBitsPerValue()) / 8;
+        int runs = valueBytes / valueWidth;
+        long[] runValues = decodeFixed(valuesEncoding, data.slice(8, valueBytes), runs);
+        Slice lengths = data.slice(8 + valueBytes, runs);
+        long[] values = new long[count];
+        int position = 0;
+        for (int run = 0; run < runs && position < count; run++) {
+            int length = Math.min(lengths.getUnsignedByte(run), count - position);
+            java.util.Arrays.fill(values, position, position + length, runValues[run]);
+            position += length;
+        }
+        if (position != count) {
+            throw new IllegalStateException("RLE runs hold %s values, %s expected".formatted(position, count));
+        }
+        return values;
+    }
+
+    /** Decodes {@code count} 128-bit values as (low, high) long pairs, little-endian as stored. */
+    public static long[] decodeFixed128(CompressiveEncoding encoding, Slice data, int count)
+    {
+        if (encoding.hasGeneral()) {
+            return decodeFixed128(encoding.getGeneral().getValues(), BufferDecompressor.decompress(encoding.getGeneral().getCompression(), data), count);
+        }
+        if (!encoding.hasFlat() || encoding.getFlat().getBitsPerValue() != 128) {
+            throw unsupported(encoding);
+        }
+        if (encoding.getFlat().hasData()) {
+            data = BufferDecompressor.decompress(encoding.getFlat().getData(), data);
+        }
+        long[] values = new long[count * 2];
+        for (int i = 0; i < count * 2; i++) {
+            values[i] = data.getLong(i * 8);
+        }
+        return values;
+    }
+
+    /** Variable-width values: (count + 1) u32 or u64 offsets relative to the buffer start, then the bytes. */
+    public static VariableValues decodeVariable(CompressiveEncoding encoding, Slice data, int count)
+    {
+        if (encoding.hasGeneral()) {
+            return decodeVariable(encoding.getGeneral().getValues(), BufferDecompressor.decompress(encoding.getGeneral().getCompression(), data), count);
+        }
+        if (!encoding.hasVariable()) {
+            throw unsupported(encoding);
+        }
+        if (encoding.getVariable().hasValues()) {
+            // offsets and bytes share one buffer, so a per-buffer compression here has no known layout
+            throw new UnsupportedLanceEncodingException("Variable values with buffer compression " + encoding.getVariable().getValues().getScheme());
+        }
+        CompressiveEncoding offsetsEncoding = encoding.getVariable().getOffsets();
+        if (!offsetsEncoding.hasFlat() || offsetsEncoding.getFlat().hasData()) {
+            throw unsupported(offsetsEncoding);
+        }
+        int offsetBits = toIntExact(offsetsEncoding.getFlat().getBitsPerValue());
+        if (offsetBits != 32 && offsetBits != 64) {
+            throw unsupported(offsetsEncoding);
+        }
+        int[] offsets = new int[count + 1];
+        int base = toIntExact(offsetBits == 32 ? data.getUnsignedInt(0) : data.getLong(0));
+        for (int i = 0; i <= count; i++) {
+            long offset = offsetBits == 32 ? data.getUnsignedInt(i * 4) : data.getLong(i * 8);
+            offsets[i] = toIntExact(offset) - base;
+        }
+        Slice bytes = data.slice(base, offsets[count]);
+        return new VariableValues(Slices.wrappedBuffer(bytes.getBytes()), offsets);
+    }
+
+    /**
+     * Variable-width values in their block form (dictionary items): u32 offset width in bits, u32 position of the value
+     * bytes, then (count + 1) offsets relative to the value bytes.
+     */
+    public static VariableValues decodeVariableBlock(CompressiveEncoding encoding, Slice data, int count)
+    {
+        if (encoding.hasGeneral()) {
+            return decodeVariableBlock(encoding.getGeneral().getValues(), BufferDecompressor.decompress(encoding.getGeneral().getCompression(), data), count);
+        }
+        if (!encoding.hasVariable() || encoding.getVariable().hasValues()) {
+            throw unsupported(encoding);
+        }
+        int offsetBits = data.getInt(0);
+        if (offsetBits != 32) {
+            throw new UnsupportedLanceEncodingException("Variable block with %s-bit offsets".formatted(offsetBits));
+        }
+        int bytesStart = data.getInt(4);
+        int[] offsets = new int[count + 1];
+        for (int i = 0; i <= count; i++) {
+            offsets[i] = data.getInt(8 + i * 4);
+        }
+        Slice bytes = data.slice(bytesStart, data.length() - bytesStart);
+        return new VariableValues(Slices.wrappedBuffer(bytes.getBytes()), offsets);
+    }
+
+    public static UnsupportedLanceEncodingException unsupported(CompressiveEncoding encoding)
+    {
+        return new UnsupportedLanceEncodingException("Unsupported Lance compressive encoding " + encoding.getCompressionCase() + ": " + shortText(encoding));
+    }
+
+    private static String shortText(CompressiveEncoding encoding)
+    {
+        String text = encoding.toString().replaceAll("\\s+", " ");
+        return text.length() > 200 ? text.substring(0, 200) + "..." : text;
+    }
+}

@@ -1,0 +1,328 @@
+package io.lancetrino.file;
+
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoInputFile;
+import io.trino.filesystem.local.LocalFileSystem;
+import io.trino.spi.block.Block;
+import io.trino.spi.type.DecimalType;
+import io.trino.spi.type.Decimals;
+import io.trino.spi.type.Int128;
+import io.trino.spi.type.Type;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.Text;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.function.Consumer;
+
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.BooleanType.BOOLEAN;
+import static io.trino.spi.type.DateType.DATE;
+import static io.trino.spi.type.DoubleType.DOUBLE;
+import static io.trino.spi.type.IntegerType.INTEGER;
+import static io.trino.spi.type.RealType.REAL;
+import static io.trino.spi.type.SmallintType.SMALLINT;
+import static io.trino.spi.type.TimestampType.TIMESTAMP_MICROS;
+import static io.trino.spi.type.TinyintType.TINYINT;
+import static io.trino.spi.type.VarbinaryType.VARBINARY;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/** Reads files the Lance SDK writes and compares every value with what the SDK itself reads back. */
+class TestLanceColumnReader
+{
+    private static final int BATCH_ROWS = 3000;
+    private static final int BATCHES = 3;
+
+    @TempDir
+    Path directory;
+    private BufferAllocator allocator;
+
+    @BeforeEach
+    void setUp()
+    {
+        allocator = new RootAllocator();
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        allocator.close();
+    }
+
+    private record Column(String name, ArrowType arrowType, boolean nullable, Type trinoType, Filler filler) {}
+
+    private interface Filler
+    {
+        void fill(FieldVector vector, int index, int row);
+    }
+
+    private static List<Column> columns()
+    {
+        List<Column> columns = new ArrayList<>();
+        // doubles: Flat 64
+        columns.add(new Column("dbl", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE), false, DOUBLE, (v, i, r) -> ((Float8Vector) v).set(i, r * 0.25 - 17)));
+        // small unsigned range: InlineBitpacking
+        columns.add(new Column("small", new ArrowType.Int(32, true), false, INTEGER, (v, i, r) -> ((IntVector) v).set(i, r % 100)));
+        // negative values defeat bit-packing: Flat
+        columns.add(new Column("neg", new ArrowType.Int(64, true), false, BIGINT, (v, i, r) -> ((BigIntVector) v).set(i, (r * 7919L) % 1000 - 500)));
+        // def levels
+        columns.add(new Column("nullable", new ArrowType.Int(64, true), true, BIGINT, (v, i, r) -> {
+            if (r % 7 == 0) {
+                v.setNull(i);
+            }
+            else {
+                ((BigIntVector) v).set(i, r * 1_000_003L);
+            }
+        }));
+        // low cardinality strings with nulls: dictionary
+        columns.add(new Column("dict", ArrowType.Utf8.INSTANCE, true, VARCHAR, (v, i, r) -> {
+            if (r % 11 == 0) {
+                v.setNull(i);
+            }
+            else {
+                ((VarCharVector) v).setSafe(i, ("colour-" + (r % 5)).getBytes(StandardCharsets.UTF_8));
+            }
+        }));
+        // high cardinality strings shorter than 5 bytes (so never FSST): Variable
+        columns.add(new Column("str", ArrowType.Utf8.INSTANCE, true, VARCHAR, (v, i, r) -> {
+            if (r % 13 == 0) {
+                v.setNull(i);
+            }
+            else {
+                ((VarCharVector) v).setSafe(i, Integer.toString(r, 36).getBytes(StandardCharsets.UTF_8));
+            }
+        }));
+        columns.add(new Column("bin", ArrowType.Binary.INSTANCE, false, VARBINARY, (v, i, r) -> ((VarBinaryVector) v).setSafe(i, new byte[] {(byte) r, (byte) (r >> 8), (byte) (r % 3)})));
+        columns.add(new Column("allnull", new ArrowType.Int(32, true), true, INTEGER, (v, i, r) -> v.setNull(i)));
+        columns.add(new Column("flag", ArrowType.Bool.INSTANCE, true, BOOLEAN, (v, i, r) -> {
+            if (r % 5 == 0) {
+                v.setNull(i);
+            }
+            else {
+                ((BitVector) v).set(i, r % 3 == 0 ? 1 : 0);
+            }
+        }));
+        columns.add(new Column("ts", new ArrowType.Timestamp(TimeUnit.MICROSECOND, null), false, TIMESTAMP_MICROS, (v, i, r) -> ((TimeStampMicroVector) v).set(i, 1_700_000_000_000_000L + r * 1_234_567L)));
+        columns.add(new Column("day", new ArrowType.Date(org.apache.arrow.vector.types.DateUnit.DAY), false, DATE, (v, i, r) -> ((DateDayVector) v).set(i, 19_000 + r % 400)));
+        columns.add(new Column("sh", new ArrowType.Int(16, true), false, SMALLINT, (v, i, r) -> ((SmallIntVector) v).set(i, (short) (r * 31 - 20_000))));
+        columns.add(new Column("ti", new ArrowType.Int(8, true), false, TINYINT, (v, i, r) -> ((TinyIntVector) v).set(i, (byte) r)));
+        columns.add(new Column("real", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE), false, REAL, (v, i, r) -> ((Float4Vector) v).set(i, r / 3.0f)));
+        // low cardinality decimal128: dictionary of 128-bit values
+        columns.add(new Column("dec", new ArrowType.Decimal(20, 2, 128), true, DecimalType.createDecimalType(20, 2), (v, i, r) -> {
+            if (r % 9 == 0) {
+                v.setNull(i);
+            }
+            else {
+                ((DecimalVector) v).set(i, BigDecimal.valueOf(r % 4 - 2, 2));
+            }
+        }));
+        // high cardinality decimal128 read as a short decimal: Flat 128
+        columns.add(new Column("price", new ArrowType.Decimal(12, 2, 128), false, DecimalType.createDecimalType(12, 2), (v, i, r) -> ((DecimalVector) v).set(i, BigDecimal.valueOf(r * 1_000_003L - 7, 2))));
+        return columns;
+    }
+
+    @Test
+    void readsVersion21LikeTheSdk()
+            throws Exception
+    {
+        readsEveryValueLikeTheSdk("2.1");
+    }
+
+    @Test
+    void readsVersion22LikeTheSdk()
+            throws Exception
+    {
+        readsEveryValueLikeTheSdk("2.2");
+    }
+
+    private void readsEveryValueLikeTheSdk(String version)
+            throws Exception
+    {
+        List<Column> columns = columns();
+        Path path = directory.resolve("data-" + version + ".lance");
+        writeFile(path, version, columns);
+
+        TrinoInputFile file = inputFile(path);
+        LanceFileMetadata metadata = LanceFileMetadata.read(file);
+        assertThat(metadata.minorVersion()).isEqualTo(version.equals("2.1") ? 1 : 2);
+        assertThat(metadata.columns()).hasSize(columns.size());
+        int rows = BATCH_ROWS * BATCHES;
+        for (int c = 0; c < columns.size(); c++) {
+            Column column = columns.get(c);
+            assertThat(metadata.columns().get(c).rows()).as(column.name()).isEqualTo(rows);
+            List<Object> expected = SdkFiles.readColumn(path, allocator, column.name()).stream().map(TestLanceColumnReader::canonical).toList();
+            assertThat(expected).hasSize(rows);
+
+            Block block = LanceColumnReader.read(file, metadata, c, column.trinoType(), 0, rows);
+            assertThat(values(block, column.trinoType())).as("%s %s", version, column.name()).isEqualTo(expected);
+
+            // ranges that start and end inside chunks and pages
+            for (int[] range : new int[][] {{1, 10}, {1000, 3100}, {4095, 2}, {rows - 5, 5}}) {
+                Block part = LanceColumnReader.read(file, metadata, c, column.trinoType(), range[0], range[1]);
+                assertThat(values(part, column.trinoType())).as("%s %s rows %s+%s", version, column.name(), range[0], range[1])
+                        .isEqualTo(expected.subList(range[0], range[0] + range[1]));
+            }
+        }
+    }
+
+    @Test
+    void signalsFsstAsUnsupported()
+            throws Exception
+    {
+        // long, varied strings in a page over 32 KiB: the writer compresses them with FSST, which is not decoded yet
+        List<Column> columns = List.of(new Column("text", ArrowType.Utf8.INSTANCE, false, VARCHAR,
+                (v, i, r) -> ((VarCharVector) v).setSafe(i, ("the quick brown fox number " + r * 7919 + " jumps").getBytes(StandardCharsets.UTF_8))));
+        Path path = directory.resolve("fsst.lance");
+        writeFile(path, "2.1", columns);
+        TrinoInputFile file = inputFile(path);
+        LanceFileMetadata metadata = LanceFileMetadata.read(file);
+        assertThatThrownBy(() -> LanceColumnReader.read(file, metadata, 0, VARCHAR, 0, 10))
+                .isInstanceOf(UnsupportedLanceEncodingException.class)
+                .hasMessageContaining("column 0 page 0")
+                .hasMessageContaining("FSST");
+    }
+
+    @Test
+    void rejectsOtherFileVersions()
+            throws Exception
+    {
+        List<Column> columns = List.of(columns().get(1));
+        Path path = directory.resolve("v20.lance");
+        writeFile(path, "2.0", columns);
+        assertThatThrownBy(() -> LanceFileMetadata.read(inputFile(path)))
+                .isInstanceOf(UnsupportedLanceEncodingException.class)
+                .hasMessageContaining("version");
+    }
+
+    private void writeFile(Path path, String version, List<Column> columns)
+            throws Exception
+    {
+        Schema schema = new Schema(columns.stream()
+                .map(column -> new Field(column.name(), column.nullable() ? FieldType.nullable(column.arrowType()) : FieldType.notNullable(column.arrowType()), null))
+                .toList());
+        List<Consumer<VectorSchemaRoot>> batches = new ArrayList<>();
+        for (int batch = 0; batch < BATCHES; batch++) {
+            int firstRow = batch * BATCH_ROWS;
+            batches.add(root -> {
+                for (Column column : columns) {
+                    FieldVector vector = root.getVector(column.name());
+                    for (int i = 0; i < BATCH_ROWS; i++) {
+                        column.filler().fill(vector, i, firstRow + i);
+                    }
+                    vector.setValueCount(BATCH_ROWS);
+                }
+                root.setRowCount(BATCH_ROWS);
+            });
+        }
+        try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
+            SdkFiles.write(path, version, allocator, root, batches);
+        }
+    }
+
+    private static TrinoInputFile inputFile(Path path)
+    {
+        return new LocalFileSystem(path.getParent()).newInputFile(Location.of("local:///" + path.getFileName()));
+    }
+
+    /** The SDK's Arrow values in the canonical form {@link #values} produces. */
+    private static Object canonical(Object value)
+    {
+        return switch (value) {
+            case null -> null;
+            case Byte b -> (long) b;
+            case Short s -> (long) s;
+            case Integer i -> (long) i;
+            case Text text -> text.toString();
+            case byte[] bytes -> HexFormat.of().formatHex(bytes);
+            case java.time.LocalDateTime dateTime -> {
+                java.time.Instant instant = dateTime.toInstant(java.time.ZoneOffset.UTC);
+                yield instant.getEpochSecond() * 1_000_000 + instant.getNano() / 1000;
+            }
+            case java.time.LocalDate date -> date.toEpochDay();
+            default -> value;
+        };
+    }
+
+    private static List<Object> values(Block block, Type type)
+    {
+        List<Object> values = new ArrayList<>();
+        for (int position = 0; position < block.getPositionCount(); position++) {
+            if (block.isNull(position)) {
+                values.add(null);
+                continue;
+            }
+            Object value;
+            if (type == BIGINT || type == TIMESTAMP_MICROS) {
+                value = type.getLong(block, position);
+            }
+            else if (type == INTEGER || type == DATE) {
+                value = (long) INTEGER.getInt(block, position);
+            }
+            else if (type == SMALLINT) {
+                value = (long) SMALLINT.getShort(block, position);
+            }
+            else if (type == TINYINT) {
+                value = (long) TINYINT.getByte(block, position);
+            }
+            else if (type == DOUBLE) {
+                value = DOUBLE.getDouble(block, position);
+            }
+            else if (type == REAL) {
+                value = REAL.getFloat(block, position);
+            }
+            else if (type == BOOLEAN) {
+                value = BOOLEAN.getBoolean(block, position);
+            }
+            else if (type == VARCHAR) {
+                value = VARCHAR.getSlice(block, position).toStringUtf8();
+            }
+            else if (type == VARBINARY) {
+                value = HexFormat.of().formatHex(VARBINARY.getSlice(block, position).getBytes());
+            }
+            else if (type instanceof DecimalType decimal && decimal.isShort()) {
+                value = BigDecimal.valueOf(decimal.getLong(block, position), decimal.getScale());
+            }
+            else if (type instanceof DecimalType decimal) {
+                Int128 int128 = (Int128) decimal.getObject(block, position);
+                value = new BigDecimal(int128.toBigInteger(), decimal.getScale());
+            }
+            else {
+                throw new AssertionError(type);
+            }
+            values.add(value);
+        }
+        return values;
+    }
+}
