@@ -38,7 +38,9 @@ final class MiniBlockPageDecoder
         if (layout.getLayersCount() != 1 || !(layout.getLayers(0) == RepDefLayer.REPDEF_ALL_VALID_ITEM || layout.getLayers(0) == RepDefLayer.REPDEF_NULLABLE_ITEM)) {
             throw new UnsupportedLanceEncodingException(where + ": rep/def layers " + layout.getLayersList() + " are not decoded");
         }
-        if (layout.getNumBuffers() != 1) {
+        int valueBuffers = toIntExact(layout.getNumBuffers());
+        // RLE keeps run values and run lengths in two buffers per chunk; everything else decoded here uses one
+        if (valueBuffers != (layout.getValueCompression().hasRle() ? 2 : 1)) {
             throw new UnsupportedLanceEncodingException(where + ": " + layout.getNumBuffers() + " value buffers per chunk are not decoded");
         }
         boolean hasDef = layout.hasDefCompression();
@@ -82,8 +84,11 @@ final class MiniBlockPageDecoder
                     defBytes = data.getUnsignedShort(position);
                     position += 2;
                 }
-                int valueBytes = toIntExact(large ? data.getUnsignedInt(position) : data.getUnsignedShort(position));
-                position += wordBytes;
+                int[] valueBytes = new int[valueBuffers];
+                for (int buffer = 0; buffer < valueBuffers; buffer++) {
+                    valueBytes[buffer] = toIntExact(large ? data.getUnsignedInt(position) : data.getUnsignedShort(position));
+                    position += wordBytes;
+                }
                 position = align(position);
                 if (hasDef) {
                     long[] levels = ValueDecoders.decodeFixed(layout.getDefCompression(), data.slice(position, defBytes), values);
@@ -93,9 +98,14 @@ final class MiniBlockPageDecoder
                     }
                     position = align(position + defBytes);
                 }
-                Slice valueData = data.slice(position, valueBytes);
+                Slice valueData = data.slice(position, valueBytes[0]);
                 switch (kind) {
-                    case FIXED -> System.arraycopy(ValueDecoders.decodeFixed(valueEncoding, valueData, values), first, fixed, out, last - first);
+                    case FIXED -> {
+                        long[] decoded = valueEncoding.hasRle()
+                                ? ValueDecoders.decodeRle(valueEncoding, valueData, data.slice(align(position + valueBytes[0]), valueBytes[1]), values)
+                                : ValueDecoders.decodeFixed(valueEncoding, valueData, values);
+                        System.arraycopy(decoded, first, fixed, out, last - first);
+                    }
                     case FIXED_128 -> System.arraycopy(ValueDecoders.decodeFixed128(valueEncoding, valueData, values), first * 2, fixed, out * 2, (last - first) * 2);
                     case VARIABLE -> {
                         VariableValues variable = ValueDecoders.decodeVariable(valueEncoding, valueData, values);

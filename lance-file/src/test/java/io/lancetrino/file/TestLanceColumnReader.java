@@ -41,8 +41,10 @@ import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
 
 import static io.trino.spi.type.BigintType.BIGINT;
@@ -150,6 +152,8 @@ class TestLanceColumnReader
         }));
         // high cardinality decimal128 read as a short decimal: Flat 128
         columns.add(new Column("price", new ArrowType.Decimal(12, 2, 128), false, DecimalType.createDecimalType(12, 2), (v, i, r) -> ((DecimalVector) v).set(i, BigDecimal.valueOf(r * 1_000_003L - 7, 2))));
+        // one value throughout: a constant page with an inline value in 2.2, zero-width bit-packing in 2.1
+        columns.add(new Column("const", new ArrowType.Int(32, true), false, INTEGER, (v, i, r) -> ((IntVector) v).set(i, 42)));
         return columns;
     }
 
@@ -179,8 +183,10 @@ class TestLanceColumnReader
         assertThat(metadata.minorVersion()).isEqualTo(version.equals("2.1") ? 1 : 2);
         assertThat(metadata.columns()).hasSize(columns.size());
         int rows = BATCH_ROWS * BATCHES;
+        Map<String, String> encodings = new HashMap<>();
         for (int c = 0; c < columns.size(); c++) {
             Column column = columns.get(c);
+            encodings.put(column.name(), describe(metadata.columns().get(c)));
             assertThat(metadata.columns().get(c).rows()).as(column.name()).isEqualTo(rows);
             List<Object> expected = SdkFiles.readColumn(path, allocator, column.name()).stream().map(TestLanceColumnReader::canonical).toList();
             assertThat(expected).hasSize(rows);
@@ -194,6 +200,27 @@ class TestLanceColumnReader
                 assertThat(values(part, column.trinoType())).as("%s %s rows %s+%s", version, column.name(), range[0], range[1])
                         .isEqualTo(expected.subList(range[0], range[0] + range[1]));
             }
+        }
+
+        // the file really exercises each piece of the reader (the writer's choices, checked so a change shows up)
+        assertThat(encodings.get("dbl")).isEqualTo("MINI_BLOCK_LAYOUT(values=FLAT/64)");
+        assertThat(encodings.get("small")).isEqualTo("MINI_BLOCK_LAYOUT(values=INLINE_BITPACKING)");
+        assertThat(encodings.get("flag")).endsWith("values=FLAT/1)");
+        assertThat(encodings.get("str")).endsWith("values=VARIABLE)");
+        assertThat(encodings.get("allnull")).isEqualTo("CONSTANT_LAYOUT");
+        assertThat(encodings.get("price")).isEqualTo("MINI_BLOCK_LAYOUT(values=FLAT/128)");
+        if (version.equals("2.1")) {
+            assertThat(encodings.get("neg")).isEqualTo("MINI_BLOCK_LAYOUT(values=FLAT/64)");
+            assertThat(encodings.get("nullable")).isEqualTo("MINI_BLOCK_LAYOUT(def=OUT_OF_LINE_BITPACKING,values=INLINE_BITPACKING)");
+            assertThat(encodings.get("dict")).isEqualTo("MINI_BLOCK_LAYOUT(def=OUT_OF_LINE_BITPACKING,values=INLINE_BITPACKING,dictionary=VARIABLE)");
+            assertThat(encodings.get("dec")).endsWith("dictionary=FLAT)");
+        }
+        else {
+            // 2.2: 64-bit dictionaries, lz4 dictionary items, RLE def levels, constant pages
+            assertThat(encodings.get("neg")).isEqualTo("MINI_BLOCK_LAYOUT(values=INLINE_BITPACKING,dictionary=GENERAL)");
+            assertThat(encodings.get("nullable")).isEqualTo("MINI_BLOCK_LAYOUT(def=RLE,values=INLINE_BITPACKING)");
+            assertThat(encodings.get("dict")).isEqualTo("MINI_BLOCK_LAYOUT(def=RLE,values=INLINE_BITPACKING,dictionary=GENERAL)");
+            assertThat(encodings.get("const")).isEqualTo("CONSTANT_LAYOUT");
         }
     }
 
@@ -224,6 +251,25 @@ class TestLanceColumnReader
         assertThatThrownBy(() -> LanceFileMetadata.read(inputFile(path)))
                 .isInstanceOf(UnsupportedLanceEncodingException.class)
                 .hasMessageContaining("version");
+    }
+
+    /** Layout and encodings of each page, e.g. "MINI_BLOCK_LAYOUT(def=INLINE_BITPACKING,values=FLAT/64)". */
+    private static String describe(LanceColumn column)
+    {
+        List<String> pages = new ArrayList<>();
+        for (LancePage page : column.pages()) {
+            var layout = page.layout();
+            String text = layout.getLayoutCase().toString();
+            if (layout.hasMiniBlockLayout()) {
+                var miniBlock = layout.getMiniBlockLayout();
+                text += "(" + (miniBlock.hasDefCompression() ? "def=" + miniBlock.getDefCompression().getCompressionCase() + "," : "")
+                        + "values=" + miniBlock.getValueCompression().getCompressionCase()
+                        + (miniBlock.getValueCompression().hasFlat() ? "/" + miniBlock.getValueCompression().getFlat().getBitsPerValue() : "")
+                        + (miniBlock.hasDictionary() ? ",dictionary=" + miniBlock.getDictionary().getCompressionCase() : "") + ")";
+            }
+            pages.add(text);
+        }
+        return String.join(" ", pages);
     }
 
     private void writeFile(Path path, String version, List<Column> columns)

@@ -21,6 +21,7 @@ public final class ValueDecoders
             case INLINE_BITPACKING -> toIntExact(encoding.getInlineBitpacking().getUncompressedBitsPerValue());
             case OUT_OF_LINE_BITPACKING -> toIntExact(encoding.getOutOfLineBitpacking().getUncompressedBitsPerValue());
             case GENERAL -> bitsPerValue(encoding.getGeneral().getValues());
+            case RLE -> bitsPerValue(encoding.getRle().getValues());
             default -> throw unsupported(encoding);
         };
     }
@@ -103,10 +104,20 @@ public final class ValueDecoders
             throw unsupported(encoding);
         }
         int valueBytes = toIntExact(data.getLong(0));
+        return decodeRle(encoding, data.slice(8, valueBytes), data.slice(8 + valueBytes, data.length() - 8 - valueBytes), count);
+    }
+
+    /** Run-length encoding from its run values and its u8 run lengths (runs longer than 255 are split by the writer). */
+    public static long[] decodeRle(CompressiveEncoding encoding, Slice runData, Slice lengths, int count)
+    {
+        CompressiveEncoding valuesEncoding = encoding.getRle().getValues();
+        CompressiveEncoding lengthsEncoding = encoding.getRle().getRunLengths();
+        if (!valuesEncoding.hasFlat() || !lengthsEncoding.hasFlat() || lengthsEncoding.getFlat().getBitsPerValue() != 8) {
+            throw unsupported(encoding);
+        }
         int valueWidth = toIntExact(valuesEncoding.getFlat().getBitsPerValue()) / 8;
-        int runs = valueBytes / valueWidth;
-        long[] runValues = decodeFixed(valuesEncoding, data.slice(8, valueBytes), runs);
-        Slice lengths = data.slice(8 + valueBytes, runs);
+        int runs = runData.length() / valueWidth;
+        long[] runValues = decodeFixed(valuesEncoding, runData, runs);
         long[] values = new long[count];
         int position = 0;
         for (int run = 0; run < runs && position < count; run++) {
