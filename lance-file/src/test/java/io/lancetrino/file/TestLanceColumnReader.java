@@ -58,6 +58,7 @@ import static io.trino.spi.type.TimestampType.TIMESTAMP_MICROS;
 import static io.trino.spi.type.TinyintType.TINYINT;
 import static io.trino.spi.type.VarbinaryType.VARBINARY;
 import static io.trino.spi.type.VarcharType.VARCHAR;
+import static java.lang.Math.toIntExact;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -225,6 +226,41 @@ class TestLanceColumnReader
     }
 
     @Test
+    void readsAcrossPages()
+            throws Exception
+    {
+        // about 36 MB per column: more than the writer puts in one page (32 MiB), so it flushes several pages
+        int batchRows = 900_000;
+        int batches = 5;
+        List<Column> columns = List.of(
+                new Column("dbl", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE), false, DOUBLE, (v, i, r) -> ((Float8Vector) v).set(i, r * 1.5 - 3)),
+                new Column("nullable", new ArrowType.Int(64, true), true, BIGINT, (v, i, r) -> {
+                    if (r % 3 == 0) {
+                        v.setNull(i);
+                    }
+                    else {
+                        ((BigIntVector) v).set(i, -r * 1_000_003L);
+                    }
+                }));
+        Path path = directory.resolve("pages.lance");
+        writeFile(path, "2.1", columns, batchRows, batches);
+        TrinoInputFile file = inputFile(path);
+        LanceFileMetadata metadata = LanceFileMetadata.read(file);
+        int rows = batchRows * batches;
+        for (int c = 0; c < columns.size(); c++) {
+            Column column = columns.get(c);
+            LanceColumn lanceColumn = metadata.columns().get(c);
+            assertThat(lanceColumn.pages().size()).as(column.name()).isGreaterThan(1);
+            List<Object> expected = SdkFiles.readColumn(path, allocator, column.name()).stream().map(TestLanceColumnReader::canonical).toList();
+            assertThat(values(LanceColumnReader.read(file, metadata, c, column.trinoType(), 0, rows), column.trinoType())).as(column.name()).isEqualTo(expected);
+            // a range across the first page boundary
+            int boundary = toIntExact(lanceColumn.pages().getFirst().rows());
+            assertThat(values(LanceColumnReader.read(file, metadata, c, column.trinoType(), boundary - 3, 7), column.trinoType()))
+                    .isEqualTo(expected.subList(boundary - 3, boundary + 4));
+        }
+    }
+
+    @Test
     void signalsFsstAsUnsupported()
             throws Exception
     {
@@ -275,21 +311,29 @@ class TestLanceColumnReader
     private void writeFile(Path path, String version, List<Column> columns)
             throws Exception
     {
+        writeFile(path, version, columns, BATCH_ROWS, BATCHES);
+    }
+
+    private void writeFile(Path path, String version, List<Column> columns, int batchRows, int batchCount)
+            throws Exception
+    {
         Schema schema = new Schema(columns.stream()
                 .map(column -> new Field(column.name(), column.nullable() ? FieldType.nullable(column.arrowType()) : FieldType.notNullable(column.arrowType()), null))
                 .toList());
         List<Consumer<VectorSchemaRoot>> batches = new ArrayList<>();
-        for (int batch = 0; batch < BATCHES; batch++) {
-            int firstRow = batch * BATCH_ROWS;
+        for (int batch = 0; batch < batchCount; batch++) {
+            int firstRow = batch * batchRows;
             batches.add(root -> {
                 for (Column column : columns) {
                     FieldVector vector = root.getVector(column.name());
-                    for (int i = 0; i < BATCH_ROWS; i++) {
+                    vector.setInitialCapacity(batchRows);
+                    vector.allocateNew();
+                    for (int i = 0; i < batchRows; i++) {
                         column.filler().fill(vector, i, firstRow + i);
                     }
-                    vector.setValueCount(BATCH_ROWS);
+                    vector.setValueCount(batchRows);
                 }
-                root.setRowCount(BATCH_ROWS);
+                root.setRowCount(batchRows);
             });
         }
         try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
