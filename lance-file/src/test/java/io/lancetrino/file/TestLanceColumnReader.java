@@ -261,6 +261,46 @@ class TestLanceColumnReader
     }
 
     @Test
+    void readsShortPagesWithInlineDefLevels()
+            throws Exception
+    {
+        // at most 1024 levels in the page: 2.1 bit-packs def levels inline instead of out of line
+        List<Column> columns = List.of(columns().get(3), columns().get(4));
+        Path path = directory.resolve("short.lance");
+        writeFile(path, "2.1", columns, 700, 1);
+        TrinoInputFile file = inputFile(path);
+        LanceFileMetadata metadata = LanceFileMetadata.read(file);
+        for (int c = 0; c < columns.size(); c++) {
+            Column column = columns.get(c);
+            assertThat(describe(metadata.columns().get(c))).contains("def=INLINE_BITPACKING");
+            List<Object> expected = SdkFiles.readColumn(path, allocator, column.name()).stream().map(TestLanceColumnReader::canonical).toList();
+            assertThat(values(LanceColumnReader.read(file, metadata, c, column.trinoType(), 0, 700), column.trinoType())).as(column.name()).isEqualTo(expected);
+        }
+    }
+
+    @Test
+    void readsColumnMetadataLargerThanTheFirstTailRead()
+            throws Exception
+    {
+        // hundreds of columns put the column metadata beyond the first 64 KiB read from the end of the file
+        List<Column> columns = new ArrayList<>();
+        for (int c = 0; c < 700; c++) {
+            int shift = c;
+            columns.add(new Column("c" + c, new ArrowType.Int(64, true), false, BIGINT, (v, i, r) -> ((BigIntVector) v).set(i, r * 31L - shift)));
+        }
+        Path path = directory.resolve("wide.lance");
+        writeFile(path, "2.1", columns, 10, 1);
+        TrinoInputFile file = inputFile(path);
+        assertThat(file.length()).isGreaterThan(64 * 1024);
+        LanceFileMetadata metadata = LanceFileMetadata.read(file);
+        assertThat(metadata.columns()).hasSize(700);
+        for (int c : new int[] {0, 350, 699}) {
+            List<Object> expected = SdkFiles.readColumn(path, allocator, "c" + c).stream().map(TestLanceColumnReader::canonical).toList();
+            assertThat(values(LanceColumnReader.read(file, metadata, c, BIGINT, 0, 10), BIGINT)).isEqualTo(expected);
+        }
+    }
+
+    @Test
     void signalsFsstAsUnsupported()
             throws Exception
     {
