@@ -64,6 +64,7 @@ public final class LanceColumnReader
         try {
             return switch (layout.getLayoutCase()) {
                 case MINI_BLOCK_LAYOUT -> MiniBlockPageDecoder.decode(where, layout.getMiniBlockLayout(), readBuffers(input, page), type, from, to);
+                case FULL_ZIP_LAYOUT -> FullZipPageDecoder.decode(where, layout.getFullZipLayout(), readBuffers(input, page), type, from, to);
                 case CONSTANT_LAYOUT -> constant(where, layout.getConstantLayout(), page, type, to - from);
                 default -> throw new UnsupportedLanceEncodingException(where + ": page layout " + layout.getLayoutCase() + " is not decoded");
             };

@@ -301,6 +301,36 @@ class TestLanceColumnReader
     }
 
     @Test
+    void readsFullZipPages()
+            throws Exception
+    {
+        // values of 256 bytes and more go to FullZip pages; 150 rows keep the page under FSST's 32 KiB threshold
+        List<Column> columns = List.of(
+                new Column("text", ArrowType.Utf8.INSTANCE, true, VARCHAR, (v, i, r) -> {
+                    if (r % 4 == 1) {
+                        v.setNull(i);
+                    }
+                    else {
+                        ((VarCharVector) v).setSafe(i, ("é" + r).repeat(r % 90).getBytes(StandardCharsets.UTF_8));
+                    }
+                }),
+                new Column("blob", ArrowType.Binary.INSTANCE, false, VARBINARY, (v, i, r) -> ((VarBinaryVector) v).setSafe(i, new byte[(r * 37) % 300])));
+        for (String version : List.of("2.1", "2.2")) {
+            Path path = directory.resolve("fullzip-" + version + ".lance");
+            writeFile(path, version, columns, 150, 1);
+            TrinoInputFile file = inputFile(path);
+            LanceFileMetadata metadata = LanceFileMetadata.read(file);
+            for (int c = 0; c < columns.size(); c++) {
+                Column column = columns.get(c);
+                assertThat(describe(metadata.columns().get(c))).isEqualTo("FULL_ZIP_LAYOUT");
+                List<Object> expected = SdkFiles.readColumn(path, allocator, column.name()).stream().map(TestLanceColumnReader::canonical).toList();
+                assertThat(values(LanceColumnReader.read(file, metadata, c, column.trinoType(), 0, 150), column.trinoType())).as(column.name()).isEqualTo(expected);
+                assertThat(values(LanceColumnReader.read(file, metadata, c, column.trinoType(), 37, 50), column.trinoType())).isEqualTo(expected.subList(37, 87));
+            }
+        }
+    }
+
+    @Test
     void signalsFsstAsUnsupported()
             throws Exception
     {

@@ -1,0 +1,102 @@
+package io.lancetrino.file;
+
+import io.airlift.slice.DynamicSliceOutput;
+import io.airlift.slice.Slice;
+import io.lancetrino.file.codec.VariableValues;
+import io.lancetrino.file.proto.encodings.CompressiveEncoding;
+import io.lancetrino.file.proto.encodings.FullZipLayout;
+import io.lancetrino.file.proto.encodings.RepDefLayer;
+import io.trino.spi.block.Block;
+import io.trino.spi.type.Type;
+
+import java.util.List;
+import java.util.Optional;
+
+import static java.lang.Math.toIntExact;
+
+/**
+ * Decodes a FullZip page of a flat variable-width column (values of 256 bytes or more). Buffer 0 zips one record per
+ * item: a byte-packed control word holding the def level, then, for valid items only, a u32/u64 length and the bytes.
+ * Buffer 1 holds the byte position of every record (and of the end), byte-packed, so a row range starts without a scan.
+ */
+final class FullZipPageDecoder
+{
+    private FullZipPageDecoder() {}
+
+    static Block decode(String where, FullZipLayout layout, List<Slice> buffers, Type type, int from, int to)
+    {
+        if (layout.getBitsRep() != 0) {
+            throw new UnsupportedLanceEncodingException(where + ": repetition levels (lists) are not decoded");
+        }
+        if (layout.getLayersCount() != 1 || !(layout.getLayers(0) == RepDefLayer.REPDEF_ALL_VALID_ITEM || layout.getLayers(0) == RepDefLayer.REPDEF_NULLABLE_ITEM)) {
+            throw new UnsupportedLanceEncodingException(where + ": rep/def layers " + layout.getLayersList() + " are not decoded");
+        }
+        if (layout.getDetailsCase() != FullZipLayout.DetailsCase.BITS_PER_OFFSET || PageBlocks.kind(type) != PageBlocks.Kind.VARIABLE) {
+            throw new UnsupportedLanceEncodingException(where + ": FullZip values " + layout.getDetailsCase() + " for " + type + " are not decoded");
+        }
+        CompressiveEncoding values = layout.getValueCompression();
+        // only per-value codecs that leave the bytes as they are (no FSST, no general compression per value)
+        if (!values.hasVariable() || values.getVariable().hasValues() || !values.getVariable().getOffsets().hasFlat() || values.getVariable().getOffsets().getFlat().hasData()) {
+            throw new UnsupportedLanceEncodingException(where + ": FullZip value compression " + values.getCompressionCase() + " is not decoded");
+        }
+        int lengthBytes = toIntExact(layout.getBitsPerOffset()) / 8;
+        if (lengthBytes != 4 && lengthBytes != 8) {
+            throw new UnsupportedLanceEncodingException(where + ": FullZip lengths of " + layout.getBitsPerOffset() + " bits");
+        }
+        int controlBytes = (toIntExact(layout.getBitsDef()) + 7) / 8;
+        Slice data = buffers.get(0);
+        int position = buffers.size() > 1 ? recordPosition(buffers.get(1), layout.getNumItems(), from) : skip(data, controlBytes, lengthBytes, from);
+
+        int count = to - from;
+        boolean[] nulls = controlBytes > 0 ? new boolean[count] : null;
+        int[] offsets = new int[count + 1];
+        DynamicSliceOutput bytes = new DynamicSliceOutput(count * 64);
+        for (int i = 0; i < count; i++) {
+            long control = readUnsigned(data, position, controlBytes);
+            position += controlBytes;
+            if (control != 0) {
+                // a null (def level above 0) has no length and no bytes
+                nulls[i] = true;
+            }
+            else {
+                int length = toIntExact(readUnsigned(data, position, lengthBytes));
+                position += lengthBytes;
+                bytes.writeBytes(data, position, length);
+                position += length;
+            }
+            offsets[i + 1] = bytes.size();
+        }
+        return PageBlocks.variable(new VariableValues(bytes.slice(), offsets), 0, count, Optional.ofNullable(nulls));
+    }
+
+    private static int recordPosition(Slice index, int items, int item)
+    {
+        int width = index.length() / (items + 1);
+        return toIntExact(readUnsigned(index, item * width, width));
+    }
+
+    private static int skip(Slice data, int controlBytes, int lengthBytes, int items)
+    {
+        int position = 0;
+        for (int i = 0; i < items; i++) {
+            long control = readUnsigned(data, position, controlBytes);
+            position += controlBytes;
+            if (control == 0) {
+                position += toIntExact(readUnsigned(data, position, lengthBytes)) + lengthBytes;
+            }
+        }
+        return position;
+    }
+
+    private static long readUnsigned(Slice slice, int position, int bytes)
+    {
+        return switch (bytes) {
+            case 0 -> 0;
+            case 1 -> slice.getUnsignedByte(position);
+            case 2 -> slice.getUnsignedShort(position);
+            case 4 -> slice.getUnsignedInt(position);
+            case 8 -> slice.getLong(position);
+            default -> throw new UnsupportedLanceEncodingException("byte-packed width " + bytes);
+        };
+    }
+}
