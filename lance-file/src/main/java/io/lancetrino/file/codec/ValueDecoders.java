@@ -153,6 +153,11 @@ public final class ValueDecoders
     /** Variable-width values: (count + 1) u32 or u64 offsets relative to the buffer start, then the bytes. */
     public static VariableValues decodeVariable(CompressiveEncoding encoding, Slice data, int count)
     {
+        if (encoding.hasFsst()) {
+            // FSST compresses the bytes of each value; the compressed values sit in a Variable layout
+            FsstDecoder decoder = new FsstDecoder(encoding.getFsst().getSymbolTable().toByteArray());
+            return decoder.decompress(decodeVariable(encoding.getFsst().getValues(), data, count));
+        }
         if (encoding.hasGeneral()) {
             return decodeVariable(encoding.getGeneral().getValues(), BufferDecompressor.decompress(encoding.getGeneral().getCompression(), data), count);
         }
