@@ -2,6 +2,7 @@ package io.lancetrino.file;
 
 import io.airlift.slice.DynamicSliceOutput;
 import io.airlift.slice.Slice;
+import io.lancetrino.file.codec.FsstDecoder;
 import io.lancetrino.file.codec.VariableValues;
 import io.lancetrino.file.proto.encodings.CompressiveEncoding;
 import io.lancetrino.file.proto.encodings.FullZipLayout;
@@ -16,7 +17,8 @@ import static java.lang.Math.toIntExact;
 
 /**
  * Decodes a FullZip page of a flat variable-width column (values of 256 bytes or more). Buffer 0 zips one record per
- * item: a byte-packed control word holding the def level, then, for valid items only, a u32/u64 length and the bytes.
+ * item: a byte-packed control word holding the def level, then, for valid items only, a u32/u64 length and the bytes
+ * (FSST-compressed per value when the page uses FSST).
  * Buffer 1 holds the byte position of every record (and of the end), byte-packed, so a row range starts without a scan.
  */
 final class FullZipPageDecoder
@@ -35,7 +37,13 @@ final class FullZipPageDecoder
             throw new UnsupportedLanceEncodingException(where + ": FullZip values " + layout.getDetailsCase() + " for " + type + " are not decoded");
         }
         CompressiveEncoding values = layout.getValueCompression();
-        // only per-value codecs that leave the bytes as they are (no FSST, no general compression per value)
+        // FSST compresses each value on its own with one symbol table for the page
+        FsstDecoder fsst = null;
+        if (values.hasFsst()) {
+            fsst = new FsstDecoder(values.getFsst().getSymbolTable().toByteArray());
+            values = values.getFsst().getValues();
+        }
+        // per-value general compression is not decoded yet
         if (!values.hasVariable() || values.getVariable().hasValues() || !values.getVariable().getOffsets().hasFlat() || values.getVariable().getOffsets().getFlat().hasData()) {
             throw new UnsupportedLanceEncodingException(where + ": FullZip value compression " + values.getCompressionCase() + " is not decoded");
         }
@@ -66,7 +74,11 @@ final class FullZipPageDecoder
             }
             offsets[i + 1] = bytes.size();
         }
-        return PageBlocks.variable(new VariableValues(bytes.slice(), offsets), 0, count, Optional.ofNullable(nulls));
+        VariableValues decoded = new VariableValues(bytes.slice(), offsets);
+        if (fsst != null) {
+            decoded = fsst.decompress(decoded);
+        }
+        return PageBlocks.variable(decoded, 0, count, Optional.ofNullable(nulls));
     }
 
     private static int recordPosition(Slice index, int items, int item)

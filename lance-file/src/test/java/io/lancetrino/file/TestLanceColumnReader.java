@@ -316,7 +316,9 @@ class TestLanceColumnReader
                         ((VarCharVector) v).setSafe(i, ("é" + r).repeat(r % 90).getBytes(StandardCharsets.UTF_8));
                     }
                 }),
-                new Column("blob", ArrowType.Binary.INSTANCE, false, VARBINARY, (v, i, r) -> ((VarBinaryVector) v).setSafe(i, new byte[(r * 37) % 300])));
+                new Column("blob", ArrowType.Binary.INSTANCE, false, VARBINARY, (v, i, r) -> ((VarBinaryVector) v).setSafe(i, new byte[(r * 37) % 300])),
+                // long and many: over 32 KiB in the page, so FSST per value
+                new Column("story", ArrowType.Utf8.INSTANCE, false, VARCHAR, (v, i, r) -> ((VarCharVector) v).setSafe(i, ("once upon a time " + r + " there was a fox; ").repeat(5 + r % 20).getBytes(StandardCharsets.UTF_8))));
         for (String version : List.of("2.1", "2.2")) {
             Path path = directory.resolve("fullzip-" + version + ".lance");
             writeFile(path, version, columns, 150, 1);
@@ -324,7 +326,7 @@ class TestLanceColumnReader
             LanceFileMetadata metadata = LanceFileMetadata.read(file);
             for (int c = 0; c < columns.size(); c++) {
                 Column column = columns.get(c);
-                assertThat(describe(metadata.columns().get(c))).isEqualTo("FULL_ZIP_LAYOUT");
+                assertThat(describe(metadata.columns().get(c))).isEqualTo(column.name().equals("story") ? "FULL_ZIP_LAYOUT(values=FSST)" : "FULL_ZIP_LAYOUT(values=VARIABLE)");
                 List<Object> expected = SdkFiles.readColumn(path, allocator, column.name()).stream().map(TestLanceColumnReader::canonical).toList();
                 assertThat(values(LanceColumnReader.read(file, metadata, c, column.trinoType(), 0, 150), column.trinoType())).as(column.name()).isEqualTo(expected);
                 assertThat(values(LanceColumnReader.read(file, metadata, c, column.trinoType(), 37, 50), column.trinoType())).isEqualTo(expected.subList(37, 87));
@@ -415,6 +417,9 @@ class TestLanceColumnReader
                         + "values=" + miniBlock.getValueCompression().getCompressionCase()
                         + (miniBlock.getValueCompression().hasFlat() ? "/" + miniBlock.getValueCompression().getFlat().getBitsPerValue() : "")
                         + (miniBlock.hasDictionary() ? ",dictionary=" + miniBlock.getDictionary().getCompressionCase() : "") + ")";
+            }
+            if (layout.hasFullZipLayout()) {
+                text += "(values=" + layout.getFullZipLayout().getValueCompression().getCompressionCase() + ")";
             }
             pages.add(text);
         }
