@@ -6,7 +6,6 @@ import io.lancetrino.file.codec.FsstDecoder;
 import io.lancetrino.file.codec.VariableValues;
 import io.lancetrino.file.proto.encodings.CompressiveEncoding;
 import io.lancetrino.file.proto.encodings.FullZipLayout;
-import io.lancetrino.file.proto.encodings.RepDefLayer;
 import io.trino.spi.block.Block;
 import io.trino.spi.type.Type;
 
@@ -30,7 +29,7 @@ final class FullZipPageDecoder
         if (layout.getBitsRep() != 0) {
             throw new UnsupportedLanceEncodingException(where + ": repetition levels (lists) are not decoded");
         }
-        if (layout.getLayersCount() != 1 || !(layout.getLayers(0) == RepDefLayer.REPDEF_ALL_VALID_ITEM || layout.getLayers(0) == RepDefLayer.REPDEF_NULLABLE_ITEM)) {
+        if (!PageBlocks.itemLayersOnly(layout.getLayersList())) {
             throw new UnsupportedLanceEncodingException(where + ": rep/def layers " + layout.getLayersList() + " are not decoded");
         }
         if (layout.getDetailsCase() != FullZipLayout.DetailsCase.BITS_PER_OFFSET || PageBlocks.kind(type) != PageBlocks.Kind.VARIABLE) {

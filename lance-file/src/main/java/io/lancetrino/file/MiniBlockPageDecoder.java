@@ -6,7 +6,6 @@ import io.lancetrino.file.codec.ValueDecoders;
 import io.lancetrino.file.codec.VariableValues;
 import io.lancetrino.file.proto.encodings.CompressiveEncoding;
 import io.lancetrino.file.proto.encodings.MiniBlockLayout;
-import io.lancetrino.file.proto.encodings.RepDefLayer;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.DictionaryBlock;
 import io.trino.spi.type.DecimalType;
@@ -35,7 +34,7 @@ final class MiniBlockPageDecoder
         if (layout.hasRepCompression() || layout.getRepetitionIndexDepth() > 0) {
             throw new UnsupportedLanceEncodingException(where + ": repetition levels (lists) are not decoded");
         }
-        if (layout.getLayersCount() != 1 || !(layout.getLayers(0) == RepDefLayer.REPDEF_ALL_VALID_ITEM || layout.getLayers(0) == RepDefLayer.REPDEF_NULLABLE_ITEM)) {
+        if (!PageBlocks.itemLayersOnly(layout.getLayersList())) {
             throw new UnsupportedLanceEncodingException(where + ": rep/def layers " + layout.getLayersList() + " are not decoded");
         }
         int valueBuffers = toIntExact(layout.getNumBuffers());

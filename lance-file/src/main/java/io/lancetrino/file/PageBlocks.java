@@ -2,6 +2,7 @@ package io.lancetrino.file;
 
 import io.airlift.slice.Slice;
 import io.lancetrino.file.codec.VariableValues;
+import io.lancetrino.file.proto.encodings.RepDefLayer;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.ByteArrayBlock;
 import io.trino.spi.block.Int128ArrayBlock;
@@ -23,6 +24,7 @@ import io.trino.spi.type.Type;
 import io.trino.spi.type.VarbinaryType;
 import io.trino.spi.type.VarcharType;
 
+import java.util.List;
 import java.util.Optional;
 
 /** Turns decoded Lance values into Trino value blocks of the requested type. */
@@ -48,6 +50,15 @@ final class PageBlocks
             return Kind.FIXED;
         }
         throw new UnsupportedLanceEncodingException("Trino type %s is not decoded by the Lance file reader".formatted(type));
+    }
+
+    /**
+     * Whether the rep/def layers are item (struct or leaf) layers only, no lists. Then a leaf value is null exactly when
+     * its def level is not 0: the leaf itself or one of its enclosing structs is null.
+     */
+    static boolean itemLayersOnly(List<RepDefLayer> layers)
+    {
+        return !layers.isEmpty() && layers.stream().allMatch(layer -> layer == RepDefLayer.REPDEF_ALL_VALID_ITEM || layer == RepDefLayer.REPDEF_NULLABLE_ITEM);
     }
 
     /** A block of {@code count} fixed-width values (zero-extended raw bits) starting at {@code offset}. */

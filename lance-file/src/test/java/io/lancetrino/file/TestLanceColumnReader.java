@@ -25,6 +25,7 @@ import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.complex.impl.UnionListWriter;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
@@ -357,6 +358,63 @@ class TestLanceColumnReader
             List<Object> expected = SdkFiles.readColumn(path, allocator, "text").stream().map(TestLanceColumnReader::canonical).toList();
             assertThat(values(LanceColumnReader.read(file, metadata, 0, VARCHAR, 0, rows), VARCHAR)).isEqualTo(expected);
             assertThat(values(LanceColumnReader.read(file, metadata, 0, VARCHAR, 5000, 77), VARCHAR)).isEqualTo(expected.subList(5000, 5077));
+        }
+    }
+
+    @Test
+    void readsStructLeaves()
+            throws Exception
+    {
+        // a nullable struct's leaves are columns of their own with one def layer per level: null when either is null
+        Field x = new Field("x", FieldType.nullable(new ArrowType.Int(64, true)), null);
+        Field s = new Field("s", FieldType.nullable(ArrowType.Utf8.INSTANCE), null);
+        Schema schema = new Schema(List.of(new Field("st", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(x, s))));
+        int rows = 5000;
+        for (String version : List.of("2.1", "2.2")) {
+            Path path = directory.resolve("struct-" + version + ".lance");
+            try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
+                SdkFiles.write(path, version, allocator, root, List.of(batch -> {
+                    StructVector struct = (StructVector) batch.getVector("st");
+                    BigIntVector xs = (BigIntVector) struct.getChild("x");
+                    VarCharVector ss = (VarCharVector) struct.getChild("s");
+                    struct.setInitialCapacity(rows);
+                    struct.allocateNew();
+                    for (int row = 0; row < rows; row++) {
+                        if (row % 6 == 0) {
+                            struct.setNull(row);
+                            xs.setNull(row);
+                            ss.setNull(row);
+                            continue;
+                        }
+                        struct.setIndexDefined(row);
+                        if (row % 4 == 0) {
+                            xs.setNull(row);
+                        }
+                        else {
+                            xs.setSafe(row, row * 3L);
+                        }
+                        ss.setSafe(row, ("v" + row % 9).getBytes(StandardCharsets.UTF_8));
+                    }
+                    xs.setValueCount(rows);
+                    ss.setValueCount(rows);
+                    struct.setValueCount(rows);
+                    batch.setRowCount(rows);
+                }));
+            }
+            TrinoInputFile file = inputFile(path);
+            LanceFileMetadata metadata = LanceFileMetadata.read(file);
+            assertThat(metadata.columns()).hasSize(2);
+            List<Object> structs = SdkFiles.readColumn(path, allocator, "st");
+            for (int c = 0; c < 2; c++) {
+                String child = c == 0 ? "x" : "s";
+                // one def layer for the leaf, one for the struct
+                assertThat(metadata.columns().get(c).pages().getFirst().layout().getMiniBlockLayout().getLayersCount()).isEqualTo(2);
+                Type type = c == 0 ? BIGINT : VARCHAR;
+                List<Object> expected = structs.stream()
+                        .map(value -> value == null ? null : canonical(((Map<?, ?>) value).get(child)))
+                        .toList();
+                assertThat(values(LanceColumnReader.read(file, metadata, c, type, 0, rows), type)).as("%s %s", version, child).isEqualTo(expected);
+            }
         }
     }
 
