@@ -419,6 +419,36 @@ class TestLanceColumnReader
     }
 
     @Test
+    void readsGeneralCompressionAndByteStreamSplit()
+            throws Exception
+    {
+        // opt-in general compression per field: miniblock chunks are zstd/lz4 compressed, floats byte-stream split first
+        List<Column> columns = columns();
+        for (String version : List.of("2.1", "2.2")) {
+            for (String scheme : List.of("zstd", "lz4")) {
+                Path path = directory.resolve("general-" + scheme + "-" + version + ".lance");
+                Schema schema = new Schema(columns.stream()
+                        .map(column -> new Field(column.name(), new FieldType(column.nullable(), column.arrowType(), null, Map.of("lance-encoding:compression", scheme)), null))
+                        .toList());
+                writeFile(path, version, columns, schema, BATCH_ROWS, BATCHES);
+                TrinoInputFile file = inputFile(path);
+                LanceFileMetadata metadata = LanceFileMetadata.read(file);
+                assertThat(describe(metadata.columns().get(0))).isEqualTo("MINI_BLOCK_LAYOUT(values=GENERAL>BYTE_STREAM_SPLIT)");
+                assertThat(describe(metadata.columns().get(5))).endsWith("values=GENERAL>VARIABLE)");
+                int rows = BATCH_ROWS * BATCHES;
+                for (int c = 0; c < columns.size(); c++) {
+                    Column column = columns.get(c);
+                    List<Object> expected = SdkFiles.readColumn(path, allocator, column.name()).stream().map(TestLanceColumnReader::canonical).toList();
+                    assertThat(values(LanceColumnReader.read(file, metadata, c, column.trinoType(), 0, rows), column.trinoType()))
+                            .as("%s %s %s", version, scheme, column.name()).isEqualTo(expected);
+                    assertThat(values(LanceColumnReader.read(file, metadata, c, column.trinoType(), 4000, 300), column.trinoType()))
+                            .isEqualTo(expected.subList(4000, 4300));
+                }
+            }
+        }
+    }
+
+    @Test
     void signalsUnsupportedEncodings()
             throws Exception
     {
@@ -473,6 +503,7 @@ class TestLanceColumnReader
                 var miniBlock = layout.getMiniBlockLayout();
                 text += "(" + (miniBlock.hasDefCompression() ? "def=" + miniBlock.getDefCompression().getCompressionCase() + "," : "")
                         + "values=" + miniBlock.getValueCompression().getCompressionCase()
+                        + (miniBlock.getValueCompression().hasGeneral() ? ">" + miniBlock.getValueCompression().getGeneral().getValues().getCompressionCase() : "")
                         + (miniBlock.getValueCompression().hasFlat() ? "/" + miniBlock.getValueCompression().getFlat().getBitsPerValue() : "")
                         + (miniBlock.hasDictionary() ? ",dictionary=" + miniBlock.getDictionary().getCompressionCase() : "") + ")";
             }
@@ -496,6 +527,12 @@ class TestLanceColumnReader
         Schema schema = new Schema(columns.stream()
                 .map(column -> new Field(column.name(), column.nullable() ? FieldType.nullable(column.arrowType()) : FieldType.notNullable(column.arrowType()), null))
                 .toList());
+        writeFile(path, version, columns, schema, batchRows, batchCount);
+    }
+
+    private void writeFile(Path path, String version, List<Column> columns, Schema schema, int batchRows, int batchCount)
+            throws Exception
+    {
         List<Consumer<VectorSchemaRoot>> batches = new ArrayList<>();
         for (int batch = 0; batch < batchCount; batch++) {
             int firstRow = batch * batchRows;

@@ -22,6 +22,7 @@ public final class ValueDecoders
             case OUT_OF_LINE_BITPACKING -> toIntExact(encoding.getOutOfLineBitpacking().getUncompressedBitsPerValue());
             case GENERAL -> bitsPerValue(encoding.getGeneral().getValues());
             case RLE -> bitsPerValue(encoding.getRle().getValues());
+            case BYTE_STREAM_SPLIT -> bitsPerValue(encoding.getByteStreamSplit().getValues());
             default -> throw unsupported(encoding);
         };
     }
@@ -48,6 +49,7 @@ public final class ValueDecoders
                 yield Bitpacking.decodeOutOfLine(data, bitsPerValue(encoding), toIntExact(child.getFlat().getBitsPerValue()), count);
             }
             case RLE -> decodeBlockRle(encoding, data, count);
+            case BYTE_STREAM_SPLIT -> decodeByteStreamSplit(encoding, data, count);
             // general compression wraps the whole output of the inner encoding
             case GENERAL -> decodeFixed(encoding.getGeneral().getValues(), BufferDecompressor.decompress(encoding.getGeneral().getCompression(), data), count);
             default -> throw unsupported(encoding);
@@ -90,6 +92,32 @@ public final class ValueDecoders
             default -> throw new UnsupportedLanceEncodingException("Flat values of %s bits".formatted(flat.getBitsPerValue()));
         }
         return values;
+    }
+
+    /**
+     * Byte stream split: byte {@code b} of value {@code i} sits at {@code b * n + i}, n being the values in the buffer
+     * (its length divided by the value width, so padding past {@code count} is honored).
+     */
+    private static long[] decodeByteStreamSplit(CompressiveEncoding encoding, Slice data, int count)
+    {
+        CompressiveEncoding inner = encoding.getByteStreamSplit().getValues();
+        if (!inner.hasFlat() || inner.getFlat().hasData()) {
+            throw unsupported(encoding);
+        }
+        int width = toIntExact(inner.getFlat().getBitsPerValue()) / 8;
+        if (width != 4 && width != 8) {
+            throw unsupported(encoding);
+        }
+        int values = data.length() / width;
+        long[] decoded = new long[count];
+        for (int i = 0; i < count; i++) {
+            long value = 0;
+            for (int b = 0; b < width; b++) {
+                value |= (long) data.getUnsignedByte(b * values + i) << (8 * b);
+            }
+            decoded[i] = value;
+        }
+        return decoded;
     }
 
     /**
