@@ -2,6 +2,7 @@ package io.lancetrino.file;
 
 import com.google.common.collect.ImmutableList;
 import io.airlift.slice.Slice;
+import io.airlift.slice.Slices;
 import io.lancetrino.file.proto.encodings.ConstantLayout;
 import io.lancetrino.file.proto.encodings.PageLayout;
 import io.trino.filesystem.TrinoInput;
@@ -9,11 +10,14 @@ import io.trino.filesystem.TrinoInputFile;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.block.RunLengthEncodedBlock;
+import io.trino.spi.block.ValueBlock;
+import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.Type;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static java.lang.Math.max;
@@ -86,10 +90,10 @@ public final class LanceColumnReader
         if (!layout.hasInlineValue()) {
             return RunLengthEncodedBlock.create(type, null, count);
         }
-        Slice value = io.airlift.slice.Slices.wrappedBuffer(layout.getInlineValue().toByteArray());
+        Slice value = Slices.wrappedBuffer(layout.getInlineValue().toByteArray());
         Block single = switch (PageBlocks.kind(type)) {
-            case FIXED -> PageBlocks.fixed(type, new long[] {inlineFixed(where, value)}, 0, 1, java.util.Optional.empty());
-            case FIXED_128 -> PageBlocks.fixed128((io.trino.spi.type.DecimalType) type, new long[] {value.getLong(0), value.getLong(8)}, 0, 1, java.util.Optional.empty());
+            case FIXED -> PageBlocks.fixed(type, new long[] {inlineFixed(where, value)}, 0, 1, Optional.empty());
+            case FIXED_128 -> PageBlocks.fixed128((DecimalType) type, new long[] {value.getLong(0), value.getLong(8)}, 0, 1, Optional.empty());
             case VARIABLE -> throw new UnsupportedLanceEncodingException(where + ": inline constant for variable-width type " + type);
         };
         return RunLengthEncodedBlock.create(single, count);
@@ -123,6 +127,11 @@ public final class LanceColumnReader
         }
         BlockBuilder builder = type.createBlockBuilder(null, rowCount);
         for (Block block : blocks) {
+            if (block instanceof ValueBlock valueBlock) {
+                builder.appendRange(valueBlock, 0, valueBlock.getPositionCount());
+                continue;
+            }
+            // dictionary and run-length blocks of different pages cannot share one dictionary: copy their values
             for (int position = 0; position < block.getPositionCount(); position++) {
                 builder.append(block.getUnderlyingValueBlock(), block.getUnderlyingValuePosition(position));
             }

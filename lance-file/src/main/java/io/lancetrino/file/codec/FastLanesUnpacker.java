@@ -2,6 +2,8 @@ package io.lancetrino.file.codec;
 
 import io.airlift.slice.Slice;
 
+import java.util.Arrays;
+
 import static com.google.common.base.Preconditions.checkArgument;
 
 /**
@@ -32,7 +34,7 @@ public final class FastLanesUnpacker
         checkArgument(wordBits == 8 || wordBits == 16 || wordBits == 32 || wordBits == 64, "word width %s", wordBits);
         checkArgument(bitWidth >= 0 && bitWidth <= wordBits, "bit width %s for %s-bit words", bitWidth, wordBits);
         if (bitWidth == 0) {
-            java.util.Arrays.fill(out, outOffset, outOffset + BLOCK_VALUES, 0);
+            Arrays.fill(out, outOffset, outOffset + BLOCK_VALUES, 0);
             return;
         }
         int lanes = BLOCK_VALUES / wordBits;

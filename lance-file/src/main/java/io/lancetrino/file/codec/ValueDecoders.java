@@ -6,6 +6,8 @@ import io.lancetrino.file.UnsupportedLanceEncodingException;
 import io.lancetrino.file.proto.encodings.CompressiveEncoding;
 import io.lancetrino.file.proto.encodings.Flat;
 
+import java.util.Arrays;
+
 import static java.lang.Math.toIntExact;
 
 /** Decoders of the compressive encodings this reader understands, one buffer at a time. */
@@ -150,7 +152,7 @@ public final class ValueDecoders
         int position = 0;
         for (int run = 0; run < runs && position < count; run++) {
             int length = Math.min(lengths.getUnsignedByte(run), count - position);
-            java.util.Arrays.fill(values, position, position + length, runValues[run]);
+            Arrays.fill(values, position, position + length, runValues[run]);
             position += length;
         }
         if (position != count) {
