@@ -47,8 +47,9 @@ final class MiniBlockPageDecoder
         boolean large = layout.getHasLargeChunk();
         PageBlocks.Kind kind = dictionary ? PageBlocks.Kind.FIXED : PageBlocks.kind(type);
         CompressiveEncoding valueEncoding = layout.getValueCompression();
-        if (kind == PageBlocks.Kind.FIXED && !dictionary && ValueDecoders.bitsPerValue(valueEncoding) > 64) {
-            throw new UnsupportedLanceEncodingException(where + ": %s-bit values for %s".formatted(ValueDecoders.bitsPerValue(valueEncoding), type));
+        if (kind != PageBlocks.Kind.VARIABLE && !dictionary && ValueDecoders.bitsPerValue(valueEncoding) != PageBlocks.storedBits(type)) {
+            // reading a column as a type of another width would silently truncate or misread values
+            throw new IllegalArgumentException(where + ": %s-bit values cannot be read as %s".formatted(ValueDecoders.bitsPerValue(valueEncoding), type));
         }
 
         int count = to - from;

@@ -61,6 +61,27 @@ final class PageBlocks
         return !layers.isEmpty() && layers.stream().allMatch(layer -> layer == RepDefLayer.REPDEF_ALL_VALID_ITEM || layer == RepDefLayer.REPDEF_NULLABLE_ITEM);
     }
 
+    /** Bits Lance stores per value of a fixed-width Trino type, to catch a type that does not match the column. */
+    static int storedBits(Type type)
+    {
+        if (type == BigintType.BIGINT || type == DoubleType.DOUBLE || type.equals(TimestampType.TIMESTAMP_MICROS)) {
+            return 64;
+        }
+        if (type == IntegerType.INTEGER || type == DateType.DATE || type == RealType.REAL) {
+            return 32;
+        }
+        if (type == SmallintType.SMALLINT) {
+            return 16;
+        }
+        if (type == TinyintType.TINYINT) {
+            return 8;
+        }
+        if (type == BooleanType.BOOLEAN) {
+            return 1;
+        }
+        return 128;
+    }
+
     /** A block of {@code count} fixed-width values (zero-extended raw bits) starting at {@code offset}. */
     static Block fixed(Type type, long[] values, int offset, int count, Optional<boolean[]> nulls)
     {

@@ -481,6 +481,20 @@ class TestLanceColumnReader
     }
 
     @Test
+    void rejectsTypesOfAnotherWidth()
+            throws Exception
+    {
+        List<Column> columns = List.of(columns().get(2));
+        Path path = directory.resolve("width.lance");
+        writeFile(path, "2.1", columns, 100, 1);
+        TrinoInputFile file = inputFile(path);
+        LanceFileMetadata metadata = LanceFileMetadata.read(file);
+        assertThatThrownBy(() -> LanceColumnReader.read(file, metadata, 0, INTEGER, 0, 10))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("64-bit values cannot be read as integer");
+    }
+
+    @Test
     void rejectsOtherFileVersions()
             throws Exception
     {
