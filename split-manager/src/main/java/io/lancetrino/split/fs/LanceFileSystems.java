@@ -4,9 +4,12 @@ import com.google.inject.Inject;
 import io.lancetrino.metadata.fs.LocalTableFileSystem;
 import io.lancetrino.metadata.fs.TableFileSystem;
 import io.trino.filesystem.TrinoFileSystemFactory;
+import io.trino.filesystem.TrinoInputFile;
+import io.trino.filesystem.local.LocalInputFile;
 import io.trino.spi.security.ConnectorIdentity;
 
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -50,6 +53,21 @@ public final class LanceFileSystems
     public static boolean isLocal(String location)
     {
         return location.startsWith("/") || location.startsWith("file:") || location.startsWith("local:");
+    }
+
+    /**
+     * A data file as trino-filesystem input for the Java file reader, or empty when the table's file system cannot
+     * give one (then the SDK reads the file). Local files are opened directly, as everything local is.
+     */
+    public static Optional<TrinoInputFile> inputFile(TableFileSystem fileSystem, String location)
+    {
+        if (isLocal(location)) {
+            return Optional.of(new LocalInputFile(LocalTableFileSystem.toPath(location).toFile()));
+        }
+        if (fileSystem instanceof TrinoTableFileSystem trinoFileSystem) {
+            return Optional.of(trinoFileSystem.newInputFile(location));
+        }
+        return Optional.empty();
     }
 
     /**

@@ -35,6 +35,12 @@ public final class TrinoTableFileSystem
         this.verifiedStores = requireNonNull(verifiedStores, "verifiedStores is null");
     }
 
+    /** A data file for ranged reads, as the Java file reader needs. */
+    public TrinoInputFile newInputFile(String location)
+    {
+        return fileSystem.newInputFile(Location.of(location));
+    }
+
     @Override
     public byte[] readFile(String location)
             throws IOException
