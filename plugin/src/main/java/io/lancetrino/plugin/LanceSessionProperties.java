@@ -4,11 +4,14 @@ import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import io.lancetrino.procedures.CleanupOperations;
 import io.lancetrino.split.LanceConfig;
+import io.lancetrino.split.LanceFileReaderType;
+import io.lancetrino.split.LancePageSourceProvider;
 import io.trino.spi.session.PropertyMetadata;
 
 import java.util.List;
 
 import static io.trino.plugin.base.session.PropertyMetadataUtil.durationProperty;
+import static io.trino.spi.session.PropertyMetadata.enumProperty;
 
 public final class LanceSessionProperties
 {
@@ -17,11 +20,18 @@ public final class LanceSessionProperties
     @Inject
     public LanceSessionProperties(LanceConfig config)
     {
-        properties = ImmutableList.of(durationProperty(
-                CleanupOperations.MIN_RETENTION_PROPERTY,
-                "Shortest retention_threshold cleanup accepts",
-                config.getCleanupMinRetention(),
-                false));
+        properties = ImmutableList.of(
+                durationProperty(
+                        CleanupOperations.MIN_RETENTION_PROPERTY,
+                        "Shortest retention_threshold cleanup accepts",
+                        config.getCleanupMinRetention(),
+                        false),
+                enumProperty(
+                        LancePageSourceProvider.FILE_READER_PROPERTY,
+                        "Reader of data files: JAVA (falls back to the SDK per file and column) or SDK",
+                        LanceFileReaderType.class,
+                        config.getFileReader(),
+                        false));
     }
 
     public List<PropertyMetadata<?>> properties()

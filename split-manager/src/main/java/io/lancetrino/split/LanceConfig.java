@@ -21,6 +21,7 @@ public class LanceConfig
     private DataSize readerMemoryLimit = DataSize.of(2048, MEGABYTE);
     private Duration dynamicFilteringWaitTimeout = new Duration(1, SECONDS);
     private Duration cleanupMinRetention = new Duration(7, DAYS);
+    private LanceFileReaderType fileReader = LanceFileReaderType.JAVA;
 
     @NotNull
     public String getWarehouse()
@@ -119,6 +120,20 @@ public class LanceConfig
     public LanceConfig setCleanupMinRetention(Duration cleanupMinRetention)
     {
         this.cleanupMinRetention = cleanupMinRetention;
+        return this;
+    }
+
+    @NotNull
+    public LanceFileReaderType getFileReader()
+    {
+        return fileReader;
+    }
+
+    @Config("lance.file-reader")
+    @ConfigDescription("Reader of data files: java decodes what it can and falls back to the Lance SDK per file and column; sdk reads everything through the SDK")
+    public LanceConfig setFileReader(LanceFileReaderType fileReader)
+    {
+        this.fileReader = fileReader;
         return this;
     }
 }

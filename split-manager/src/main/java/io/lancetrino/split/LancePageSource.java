@@ -5,16 +5,23 @@ import com.google.common.collect.ImmutableMap;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.deletion.DeletionVectors;
 import io.lancetrino.metadata.fs.TableFileSystem;
+import io.lancetrino.file.LanceFileMetadata;
+import io.lancetrino.file.UnsupportedLanceEncodingException;
 import io.lancetrino.split.arrow.ArrowBlocks;
+import io.lancetrino.split.fs.LanceFileSystems;
+import io.trino.filesystem.TrinoInputFile;
+import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.RunLengthEncodedBlock;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
+import io.trino.spi.metrics.Metrics;
 import io.trino.spi.Page;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.lance.file.LanceFileReader;
 import org.lance.util.Range;
 import org.roaringbitmap.PeekableIntIterator;
@@ -23,9 +30,11 @@ import org.roaringbitmap.RoaringBitmap;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import static io.lancetrino.split.LanceErrorCode.LANCE_MISSING_FILE;
 import static io.lancetrino.split.LanceErrorCode.LANCE_UNSUPPORTED_FEATURE;
@@ -48,6 +57,11 @@ public final class LancePageSource
     private final int batchRows;
     private final List<ColumnPredicate> predicates;
     private final Map<String, String> storageOptions;
+    private final LanceFileReaderType fileReader;
+    // the Java reader's view of each data file of the split, read once; empty when the SDK reads the whole file
+    private final Map<String, Optional<JavaFile>> javaFiles = new HashMap<>();
+    private final List<JavaColumnStream> javaStreams = new ArrayList<>();
+    private long sdkFallbackColumns;
 
     private final List<ColumnStream> streams = new ArrayList<>();
     private final SplitFileReaders readers;
@@ -69,15 +83,16 @@ public final class LancePageSource
 
     public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, BufferAllocator allocator, TableFileSystem fileSystem, Map<String, String> storageOptions, int batchRows)
     {
-        this(split, columns, List.of(), allocator, fileSystem, storageOptions, batchRows);
+        this(split, columns, List.of(), allocator, fileSystem, storageOptions, batchRows, LanceFileReaderType.JAVA);
     }
 
     /**
      * @param predicates conditions implied by Trino's filter: rows failing them may be left out, so their other columns
      * are not decoded
      */
-    public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, List<ColumnPredicate> predicates, BufferAllocator allocator, TableFileSystem fileSystem, Map<String, String> storageOptions, int batchRows)
+    public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, List<ColumnPredicate> predicates, BufferAllocator allocator, TableFileSystem fileSystem, Map<String, String> storageOptions, int batchRows, LanceFileReaderType fileReader)
     {
+        this.fileReader = requireNonNull(fileReader, "fileReader is null");
         this.predicates = ImmutableList.copyOf(predicates);
         this.split = requireNonNull(split, "split is null");
         this.columns = ImmutableList.copyOf(columns);
@@ -144,16 +159,23 @@ public final class LancePageSource
         boolean throughDataset = plans.stream().anyMatch(FileColumns::throughDataset);
         List<Range> ranges = files.isEmpty() ? null : planReads(!throughDataset);
         for (FileColumns plan : plans) {
-            ColumnStream stream = plan.throughDataset()
-                    ? DatasetTakeStream.open(split, plan.file(), plan.columns(), plan.handles(), ranges, allocator, storageOptions, batchRows)
-                    : FileStream.open(split, plan.file(), readers.open(plan.file()), plan, ranges, batchRows);
-            for (int channel = 0; channel < stream.columns().size(); channel++) {
-                int column = stream.columns().get(channel);
-                streamOfColumn[column] = streams.size();
-                channelOfColumn[column] = channel;
-                anyStoredColumn = true;
+            List<Integer> sdkChannels = new ArrayList<>();
+            for (int channel = 0; channel < plan.columns().size(); channel++) {
+                Optional<JavaColumnStream> javaStream = fileReader == LanceFileReaderType.JAVA ? openJavaStream(plan, channel, ranges) : Optional.empty();
+                if (javaStream.isPresent()) {
+                    javaStreams.add(javaStream.get());
+                    anyStoredColumn |= addStream(javaStream.get());
+                }
+                else {
+                    sdkChannels.add(channel);
+                }
             }
-            streams.add(stream);
+            if (fileReader == LanceFileReaderType.JAVA) {
+                sdkFallbackColumns += sdkChannels.size();
+            }
+            if (!sdkChannels.isEmpty()) {
+                anyStoredColumn |= addStream(openSdkStream(plan.subset(sdkChannels), ranges));
+            }
         }
         if (columns.stream().anyMatch(LanceColumnHandle::isRowAddress)) {
             if (ranges == null) {
@@ -169,6 +191,72 @@ public final class LancePageSource
             rowsWithoutStreams = ranges == null ? liveRowCount() : RowRanges.count(ranges);
         }
     }
+
+    private boolean addStream(ColumnStream stream)
+    {
+        for (int channel = 0; channel < stream.columns().size(); channel++) {
+            int column = stream.columns().get(channel);
+            streamOfColumn[column] = streams.size();
+            channelOfColumn[column] = channel;
+        }
+        streams.add(stream);
+        return !stream.columns().isEmpty();
+    }
+
+    private ColumnStream openSdkStream(FileColumns plan, List<Range> ranges)
+    {
+        return plan.throughDataset()
+                ? DatasetTakeStream.open(split, plan.file(), plan.columns(), plan.handles(), ranges, allocator, storageOptions, batchRows)
+                : FileStream.open(split, plan.file(), readers.open(plan.file()), plan, ranges, batchRows);
+    }
+
+    /**
+     * The Java reader's stream of one column of a file, or empty when the column is not a flat leaf the reader
+     * decodes as is (or the file's version or location rules it out); the SDK reads it then.
+     */
+    private Optional<JavaColumnStream> openJavaStream(FileColumns plan, int channel, List<Range> ranges)
+    {
+        LanceColumnHandle handle = plan.handles().get(channel);
+        OptionalInt physicalColumn = JavaColumnStream.physicalColumn(plan.file(), handle, plan.fields().get(channel));
+        if (physicalColumn.isEmpty()) {
+            return Optional.empty();
+        }
+        Optional<JavaFile> javaFile = javaFiles.computeIfAbsent(plan.file().location(), _ -> openJavaFile(plan.file()));
+        if (javaFile.isEmpty() || physicalColumn.getAsInt() >= javaFile.get().metadata().columns().size()) {
+            return Optional.empty();
+        }
+        FileColumns single = plan.subset(List.of(channel));
+        return Optional.of(new JavaColumnStream(
+                split,
+                plan.file(),
+                plan.columns().get(channel),
+                handle.type(),
+                javaFile.get().metadata().columns().get(physicalColumn.getAsInt()),
+                new CachingInput(javaFile.get().file()),
+                ranges,
+                batchRows,
+                (remaining, _) -> openSdkStream(single, remaining)));
+    }
+
+    private Optional<JavaFile> openJavaFile(LanceDataFile file)
+    {
+        Optional<TrinoInputFile> input = LanceFileSystems.inputFile(fileSystem, file.location());
+        if (input.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new JavaFile(input.get(), LanceFileMetadata.read(input.get())));
+        }
+        catch (UnsupportedLanceEncodingException e) {
+            // e.g. a 2.0 file that the manifest did not say was one: the SDK reads it all
+            return Optional.empty();
+        }
+        catch (IOException | RuntimeException e) {
+            throw SplitFileReaders.unreadable(split, file, e);
+        }
+    }
+
+    private record JavaFile(TrinoInputFile file, LanceFileMetadata metadata) {}
 
     /**
      * The rows the data files are read over. Usually the rows that survive deletion; when deletions are scattered
@@ -313,6 +401,22 @@ public final class LancePageSource
         return readTimeNanos;
     }
 
+    /**
+     * File columns the Java reader decoded and those the SDK read instead, so {@code EXPLAIN ANALYZE VERBOSE} shows
+     * where the Java reader falls back.
+     */
+    @Override
+    public Metrics getMetrics()
+    {
+        if (fileReader != LanceFileReaderType.JAVA) {
+            return Metrics.EMPTY;
+        }
+        long fellBack = javaStreams.stream().filter(JavaColumnStream::fellBack).count();
+        return new Metrics(ImmutableMap.of(
+                "javaReaderColumns", new LongCount(javaStreams.size() - fellBack),
+                "sdkFallbackColumns", new LongCount(sdkFallbackColumns + fellBack)));
+    }
+
     @Override
     public boolean isFinished()
     {
@@ -337,6 +441,7 @@ public final class LancePageSource
             stream.close();
         }
         streams.clear();
+        javaFiles.clear();
         readers.close();
         allocator.close();
     }
@@ -348,17 +453,36 @@ public final class LancePageSource
     /**
      * The output columns one data file serves, with their top-level names in the file.
      *
-     * @param throughDataset whether the SDK's file reader cannot project them (a packed struct is stored before one)
+     * @param fields the columns' fields in the file's schema, which tell the Java reader how values are stored
+     * @param sdkProjectable for each column, whether the SDK's file reader can project it (no packed struct is stored
+     * before it); the dataset reads the file's columns otherwise
      */
-    private record FileColumns(LanceDataFile file, List<Integer> columns, List<String> names, List<LanceColumnHandle> handles, boolean throughDataset)
+    private record FileColumns(LanceDataFile file, List<Integer> columns, List<String> names, List<LanceColumnHandle> handles, List<Field> fields, List<Boolean> sdkProjectable)
     {
+        boolean throughDataset()
+        {
+            return sdkProjectable.contains(false);
+        }
+
+        FileColumns subset(List<Integer> channels)
+        {
+            return new FileColumns(
+                    file,
+                    channels.stream().map(columns::get).toList(),
+                    channels.stream().map(names::get).toList(),
+                    channels.stream().map(handles::get).toList(),
+                    channels.stream().map(fields::get).toList(),
+                    channels.stream().map(sdkProjectable::get).toList());
+        }
+
         static FileColumns resolve(LanceSplit split, LanceDataFile file, LanceFileReader reader, List<Integer> wanted, List<LanceColumnHandle> allColumns)
         {
             try {
                 ImmutableList.Builder<Integer> columns = ImmutableList.builder();
                 ImmutableList.Builder<String> names = ImmutableList.builder();
                 ImmutableList.Builder<LanceColumnHandle> handles = ImmutableList.builder();
-                boolean throughDataset = false;
+                ImmutableList.Builder<Field> fields = ImmutableList.builder();
+                ImmutableList.Builder<Boolean> sdkProjectable = ImmutableList.builder();
                 for (int column : wanted) {
                     LanceColumnHandle handle = allColumns.get(column);
                     Optional<FileColumnMapping.FileColumn> fileColumn = FileColumnMapping.fileColumn(reader.schema(), file, handle.subtreeFieldIds());
@@ -372,10 +496,11 @@ public final class LancePageSource
                         columns.add(column);
                         names.add(fileColumn.get().name());
                         handles.add(handle);
-                        throughDataset |= !fileColumn.get().sdkProjectable();
+                        fields.add(reader.schema().findField(fileColumn.get().name()));
+                        sdkProjectable.add(fileColumn.get().sdkProjectable());
                     }
                 }
-                return new FileColumns(file, columns.build(), names.build(), handles.build(), throughDataset);
+                return new FileColumns(file, columns.build(), names.build(), handles.build(), fields.build(), sdkProjectable.build());
             }
             catch (TrinoException e) {
                 throw e;

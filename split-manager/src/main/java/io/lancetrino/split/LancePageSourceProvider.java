@@ -2,6 +2,7 @@ package io.lancetrino.split;
 
 import com.google.inject.Inject;
 import io.lancetrino.metadata.ArrowAllocators;
+import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
@@ -26,7 +27,10 @@ public final class LancePageSourceProvider
 {
     private final LanceTables tables;
     private final BufferAllocator rootAllocator;
+    public static final String FILE_READER_PROPERTY = "file_reader";
+
     private final int batchRows;
+    private final LanceFileReaderType fileReader;
 
     @Inject
     public LancePageSourceProvider(LanceTables tables, LanceConfig config)
@@ -34,6 +38,7 @@ public final class LancePageSourceProvider
         this.tables = requireNonNull(tables, "tables is null");
         this.rootAllocator = ArrowAllocators.newRootAllocator(config.getReaderMemoryLimit().toBytes());
         this.batchRows = config.getReadBatchRows();
+        this.fileReader = config.getFileReader();
     }
 
     @Override
@@ -60,6 +65,17 @@ public final class LancePageSourceProvider
                 .flatMap(entry -> ColumnPredicate.of(entry.getKey(), entry.getValue()).stream())
                 .collect(toImmutableList());
         BufferAllocator allocator = rootAllocator.newChildAllocator("split-" + lanceSplit.fragmentId(), 0, rootAllocator.getLimit());
-        return new LancePageSource(lanceSplit, lanceColumns, predicates, allocator, tables.fileSystem(session.getIdentity(), handle.tableRoot()), tables.storageOptions(handle.tableRoot()), batchRows);
+        return new LancePageSource(lanceSplit, lanceColumns, predicates, allocator, tables.fileSystem(session.getIdentity(), handle.tableRoot()), tables.storageOptions(handle.tableRoot()), batchRows, fileReader(session));
+    }
+
+    private LanceFileReaderType fileReader(ConnectorSession session)
+    {
+        try {
+            return session.getProperty(FILE_READER_PROPERTY, LanceFileReaderType.class);
+        }
+        catch (TrinoException e) {
+            // sessions made outside the engine (benchmarks, procedures' tests) do not know the connector's properties
+            return fileReader;
+        }
     }
 }

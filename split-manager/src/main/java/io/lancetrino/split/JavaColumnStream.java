@@ -1,0 +1,262 @@
+package io.lancetrino.split;
+
+import com.google.common.collect.ImmutableList;
+import io.lancetrino.file.LanceColumn;
+import io.lancetrino.file.LanceColumnReader;
+import io.lancetrino.file.UnsupportedLanceEncodingException;
+import io.lancetrino.split.arrow.TrinoTypes;
+import io.trino.spi.block.Block;
+import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.block.ValueBlock;
+import io.trino.spi.type.BigintType;
+import io.trino.spi.type.BooleanType;
+import io.trino.spi.type.DateType;
+import io.trino.spi.type.DecimalType;
+import io.trino.spi.type.DoubleType;
+import io.trino.spi.type.IntegerType;
+import io.trino.spi.type.RealType;
+import io.trino.spi.type.SmallintType;
+import io.trino.spi.type.TimestampType;
+import io.trino.spi.type.TinyintType;
+import io.trino.spi.type.Type;
+import io.trino.spi.type.VarbinaryType;
+import io.trino.spi.type.VarcharType;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.lance.util.Range;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One output column of one data file decoded by the pure-Java reader over the split's row ranges, in the same order
+ * and batches as the SDK path would return them. Where the reader meets a page it does not decode, the rest of the
+ * ranges are read through the SDK instead, so a column falls back per file even in the middle of a file.
+ */
+final class JavaColumnStream
+        implements ColumnStream
+{
+    /** Opens the SDK read of this column over the given (remaining) ranges. */
+    interface Fallback
+    {
+        ColumnStream open(List<Range> ranges, UnsupportedLanceEncodingException cause);
+    }
+
+    private final LanceSplit split;
+    private final LanceDataFile file;
+    private final int outputColumn;
+    private final Type type;
+    private final LanceColumn column;
+    private final CachingInput input;
+    private final List<Range> ranges;
+    private final int batchRows;
+    private final Fallback fallback;
+    private int rangeIndex;
+    private int nextRow;
+    private Block current;
+    private int currentRows;
+    private int offset;
+    private ColumnStream delegate;
+
+    JavaColumnStream(LanceSplit split, LanceDataFile file, int outputColumn, Type type, LanceColumn column, CachingInput input, List<Range> ranges, int batchRows, Fallback fallback)
+    {
+        this.split = requireNonNull(split, "split is null");
+        this.file = requireNonNull(file, "file is null");
+        this.outputColumn = outputColumn;
+        this.type = requireNonNull(type, "type is null");
+        this.column = requireNonNull(column, "column is null");
+        this.input = requireNonNull(input, "input is null");
+        this.ranges = ImmutableList.copyOf(ranges);
+        this.batchRows = batchRows;
+        this.fallback = requireNonNull(fallback, "fallback is null");
+        this.nextRow = ranges.isEmpty() ? 0 : ranges.getFirst().getStart();
+    }
+
+    /**
+     * The physical column of a 2.1+ file that stores the handle's values as a flat leaf whose stored values are the
+     * Trino type's values as they are (no unit, width or sign conversion, which only the Arrow path does), or empty
+     * when the SDK must read it.
+     */
+    static OptionalInt physicalColumn(LanceDataFile file, LanceColumnHandle handle, Field fileField)
+    {
+        if (file.parentsHaveColumns() || handle.subtreeFieldIds().size() != 1 || file.blobFieldIds().contains(handle.fieldId()) || file.packedFieldIds().contains(handle.fieldId())) {
+            return OptionalInt.empty();
+        }
+        if (!fileField.getChildren().isEmpty() || fileField.getDictionary() != null || fileField.getMetadata().containsKey("ARROW:extension:name")
+                || !storedAsIs(fileField.getType(), handle.type())) {
+            return OptionalInt.empty();
+        }
+        int index = file.fieldIds().indexOf(handle.fieldId());
+        if (index < 0) {
+            return OptionalInt.empty();
+        }
+        int physical = file.columnIndices().isEmpty() ? index : file.columnIndices().get(index);
+        return physical < 0 ? OptionalInt.empty() : OptionalInt.of(physical);
+    }
+
+    private static boolean storedAsIs(ArrowType arrowType, Type type)
+    {
+        return switch (arrowType) {
+            case ArrowType.Int integer when integer.getIsSigned() -> switch (integer.getBitWidth()) {
+                case 64 -> type == BigintType.BIGINT;
+                case 32 -> type == IntegerType.INTEGER;
+                case 16 -> type == SmallintType.SMALLINT;
+                case 8 -> type == TinyintType.TINYINT;
+                default -> false;
+            };
+            case ArrowType.FloatingPoint floating when floating.getPrecision() == FloatingPointPrecision.DOUBLE -> type == DoubleType.DOUBLE;
+            case ArrowType.FloatingPoint floating when floating.getPrecision() == FloatingPointPrecision.SINGLE -> type == RealType.REAL;
+            case ArrowType.Bool _ -> type == BooleanType.BOOLEAN;
+            case ArrowType.Date date when date.getUnit() == DateUnit.DAY -> type == DateType.DATE;
+            case ArrowType.Timestamp timestamp when timestamp.getUnit() == TimeUnit.MICROSECOND && timestamp.getTimezone() == null -> type.equals(TimestampType.TIMESTAMP_MICROS);
+            case ArrowType.Decimal decimal when decimal.getBitWidth() == 128 ->
+                    type instanceof DecimalType decimalType && decimalType.getPrecision() == decimal.getPrecision() && decimalType.getScale() == decimal.getScale();
+            case ArrowType.Utf8 _, ArrowType.LargeUtf8 _ -> type instanceof VarcharType && !TrinoTypes.isJson(type);
+            case ArrowType.Binary _, ArrowType.LargeBinary _ -> type == VarbinaryType.VARBINARY;
+            default -> false;
+        };
+    }
+
+    @Override
+    public List<Integer> columns()
+    {
+        return List.of(outputColumn);
+    }
+
+    @Override
+    public int available()
+    {
+        while (delegate == null && offset == currentRows && rangeIndex < ranges.size()) {
+            loadNextBatch();
+        }
+        if (delegate != null) {
+            return delegate.available();
+        }
+        return currentRows - offset;
+    }
+
+    @Override
+    public Block block(int channel, int rows)
+    {
+        if (delegate != null) {
+            return delegate.block(0, rows);
+        }
+        return offset == 0 && rows == currentRows ? current : current.getRegion(offset, rows);
+    }
+
+    @Override
+    public void advance(int rows)
+    {
+        if (delegate != null) {
+            delegate.advance(rows);
+            return;
+        }
+        offset += rows;
+    }
+
+    @Override
+    public long retainedBytes()
+    {
+        long bytes = input.retainedBytes() + (current == null ? 0 : current.getRetainedSizeInBytes());
+        return delegate == null ? bytes : bytes + delegate.retainedBytes();
+    }
+
+    /** Whether the SDK took over this column after the Java reader met something it does not decode. */
+    boolean fellBack()
+    {
+        return delegate != null;
+    }
+
+    private void loadNextBatch()
+    {
+        int batchRange = rangeIndex;
+        int batchRow = nextRow;
+        List<Block> parts = new ArrayList<>();
+        int rows = 0;
+        try {
+            // whole batches across range boundaries, as the SDK's reader returns them
+            while (rows < batchRows && rangeIndex < ranges.size()) {
+                Range range = ranges.get(rangeIndex);
+                int count = Math.min(batchRows - rows, range.getEnd() - nextRow);
+                if (count > 0) {
+                    parts.add(LanceColumnReader.read(input, column, type, nextRow, count));
+                    rows += count;
+                    nextRow += count;
+                }
+                if (nextRow >= range.getEnd()) {
+                    rangeIndex++;
+                    nextRow = rangeIndex < ranges.size() ? ranges.get(rangeIndex).getStart() : nextRow;
+                }
+            }
+        }
+        catch (UnsupportedLanceEncodingException e) {
+            current = null;
+            currentRows = 0;
+            offset = 0;
+            closeInput();
+            delegate = fallback.open(remainingRanges(batchRange, batchRow), e);
+            return;
+        }
+        catch (IOException | RuntimeException e) {
+            throw SplitFileReaders.unreadable(split, file, e);
+        }
+        current = parts.size() == 1 ? parts.getFirst() : concat(parts, rows);
+        currentRows = rows;
+        offset = 0;
+    }
+
+    private List<Range> remainingRanges(int fromRange, int fromRow)
+    {
+        ImmutableList.Builder<Range> remaining = ImmutableList.builder();
+        for (int index = fromRange; index < ranges.size(); index++) {
+            Range range = ranges.get(index);
+            int start = index == fromRange ? fromRow : range.getStart();
+            if (start < range.getEnd()) {
+                remaining.add(Range.of(start, range.getEnd()));
+            }
+        }
+        return remaining.build();
+    }
+
+    private Block concat(List<Block> parts, int rows)
+    {
+        BlockBuilder builder = type.createBlockBuilder(null, rows);
+        for (Block part : parts) {
+            if (part instanceof ValueBlock valueBlock) {
+                builder.appendRange(valueBlock, 0, valueBlock.getPositionCount());
+                continue;
+            }
+            // dictionary and run-length blocks of different ranges share no dictionary: copy their values
+            for (int position = 0; position < part.getPositionCount(); position++) {
+                builder.append(part.getUnderlyingValueBlock(), part.getUnderlyingValuePosition(position));
+            }
+        }
+        return builder.build();
+    }
+
+    private void closeInput()
+    {
+        try {
+            input.close();
+        }
+        catch (IOException _) {
+            // nothing more is read through it
+        }
+    }
+
+    @Override
+    public void close()
+    {
+        closeInput();
+        if (delegate != null) {
+            delegate.close();
+        }
+    }
+}
