@@ -6,6 +6,7 @@ import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.plugin.LanceCatalog;
 import io.lancetrino.split.LanceConfig;
+import io.lancetrino.split.LanceFileReaderType;
 import io.lancetrino.split.LancePageSourceProvider;
 import io.lancetrino.split.LanceSplitManager;
 import io.lancetrino.split.LanceTableHandle;
@@ -166,6 +167,7 @@ public final class ReaderThroughput
         LanceConfig config = new LanceConfig();
         java.util.Optional.ofNullable(properties.get("lance.read-batch-rows")).map(Integer::parseInt).ifPresent(config::setReadBatchRows);
         java.util.Optional.ofNullable(properties.get("lance.max-split-rows")).map(Integer::parseInt).ifPresent(config::setMaxSplitRows);
+        java.util.Optional.ofNullable(properties.get("lance.file-reader")).map(value -> LanceFileReaderType.valueOf(value.toUpperCase(java.util.Locale.ENGLISH))).ifPresent(config::setFileReader);
         return config;
     }
 

@@ -33,10 +33,10 @@ public final class VectorTextTimings
         }
     }
 
-    // Today the SDK's file reader is the only one, so its row needs no property. When the catalog property
-    // lance.file-reader (java | sdk) exists, this row sets lance.file-reader=sdk, a second row sets
-    // lance.file-reader=java, and ReaderThroughput.config passes the property to the page source.
-    public static final List<FileReader> READERS = List.of(new FileReader("sdk", Map.of()));
+    // both data file readers side by side; ReaderThroughput.config passes the property to the page source
+    public static final List<FileReader> READERS = List.of(
+            new FileReader("sdk", Map.of("lance.file-reader", "sdk")),
+            new FileReader("java", Map.of("lance.file-reader", "java")));
     public static final String JAVA_READER_NOT_MEASURED = "vectors table with the Java file reader (catalog property lance.file-reader=java does not exist yet)";
 
     private static final List<Scan> SCANS = List.of(
