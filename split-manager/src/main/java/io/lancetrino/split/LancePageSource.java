@@ -173,7 +173,8 @@ public final class LancePageSource
             if (fileReader == LanceFileReaderType.JAVA) {
                 sdkFallbackColumns += sdkChannels.size();
             }
-            if (!sdkChannels.isEmpty()) {
+            // a file none of whose wanted columns resolved is still read for its row count, as before
+            if (!sdkChannels.isEmpty() || plan.columns().isEmpty()) {
                 anyStoredColumn |= addStream(openSdkStream(plan.subset(sdkChannels), ranges));
             }
         }
