@@ -39,9 +39,7 @@ final class DatasetTakeStream
     private final int batchRows;
     private int rangeIndex;
     private int nextRow;
-    private Block[] current;
-    private int currentRows;
-    private int offset;
+    private final LoadedBatch batch = new LoadedBatch();
 
     private DatasetTakeStream(LanceSplit split, LanceDataFile file, Dataset dataset, List<Integer> columns, List<LanceColumnHandle> handles, List<Range> ranges, int batchRows)
     {
@@ -86,35 +84,28 @@ final class DatasetTakeStream
     @Override
     public int available()
     {
-        while (offset == currentRows && rangeIndex < ranges.size()) {
+        while (batch.remaining() == 0 && rangeIndex < ranges.size()) {
             takeNextRows();
         }
-        return currentRows - offset;
+        return batch.remaining();
     }
 
     @Override
     public Block block(int channel, int rows)
     {
-        Block block = current[channel];
-        return offset == 0 && rows == currentRows ? block : block.getRegion(offset, rows);
+        return batch.block(channel, rows);
     }
 
     @Override
     public void advance(int rows)
     {
-        offset += rows;
+        batch.advance(rows);
     }
 
     @Override
     public long retainedBytes()
     {
-        long bytes = 0;
-        if (current != null) {
-            for (Block block : current) {
-                bytes += block.getRetainedSizeInBytes();
-            }
-        }
-        return bytes;
+        return batch.retainedBytes();
     }
 
     /**
@@ -163,9 +154,7 @@ final class DatasetTakeStream
             List<Block> pieces = parts.stream().map(part -> part.get(index)).toList();
             blocks[channel] = pieces.size() == 1 ? pieces.getFirst() : concat(handles.get(channel), pieces, rows);
         }
-        current = blocks;
-        currentRows = rows;
-        offset = 0;
+        batch.set(blocks, rows);
     }
 
     private static Block concat(LanceColumnHandle handle, List<Block> pieces, int rows)

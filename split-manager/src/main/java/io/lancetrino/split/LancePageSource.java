@@ -521,9 +521,7 @@ public final class LancePageSource
         private final List<Integer> columns;
         private final List<String> names;
         private final List<LanceColumnHandle> handles;
-        private Block[] current;
-        private int currentRows;
-        private int offset;
+        private final LoadedBatch batch = new LoadedBatch();
         private boolean exhausted;
 
         private FileStream(LanceSplit split, LanceDataFile file, ArrowReader batches, List<Integer> columns, List<String> names, List<LanceColumnHandle> handles)
@@ -558,35 +556,28 @@ public final class LancePageSource
         @Override
         public int available()
         {
-            while (!exhausted && offset == currentRows) {
+            while (!exhausted && batch.remaining() == 0) {
                 loadNextBatch();
             }
-            return currentRows - offset;
+            return batch.remaining();
         }
 
         @Override
         public Block block(int channel, int rows)
         {
-            Block block = current[channel];
-            return offset == 0 && rows == currentRows ? block : block.getRegion(offset, rows);
+            return batch.block(channel, rows);
         }
 
         @Override
         public void advance(int rows)
         {
-            offset += rows;
+            batch.advance(rows);
         }
 
         @Override
         public long retainedBytes()
         {
-            long bytes = 0;
-            if (current != null) {
-                for (Block block : current) {
-                    bytes += block.getRetainedSizeInBytes();
-                }
-            }
-            return bytes;
+            return batch.retainedBytes();
         }
 
         private void loadNextBatch()
@@ -594,9 +585,7 @@ public final class LancePageSource
             try {
                 if (!batches.loadNextBatch()) {
                     exhausted = true;
-                    current = null;
-                    currentRows = 0;
-                    offset = 0;
+                    batch.clear();
                     return;
                 }
                 VectorSchemaRoot root = batches.getVectorSchemaRoot();
@@ -604,9 +593,7 @@ public final class LancePageSource
                 for (int channel = 0; channel < names.size(); channel++) {
                     blocks[channel] = ArrowBlocks.toBlock(handles.get(channel).type(), root.getVector(names.get(channel)), batches);
                 }
-                current = blocks;
-                currentRows = root.getRowCount();
-                offset = 0;
+                batch.set(blocks, root.getRowCount());
             }
             catch (IOException | RuntimeException e) {
                 throw SplitFileReaders.unreadable(split, file, e);
