@@ -1,12 +1,10 @@
 package io.lancetrino.tests;
 
 import io.lancetrino.tests.fixtures.LanceFixtures;
+import io.lancetrino.tests.fixtures.ReaderMetrics;
 import io.lancetrino.tests.fixtures.SdkScans;
 import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.trino.Session;
-import io.trino.operator.OperatorStats;
-import io.trino.spi.metrics.Count;
-import io.trino.spi.metrics.Metric;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
@@ -73,9 +71,9 @@ final class TestLanceJavaReader
             assertEqualsIgnoreOrder(computeActual(reader("java"), sql).getMaterializedRows(), expected.getMaterializedRows());
             assertEqualsIgnoreOrder(computeActual(reader("sdk"), sql).getMaterializedRows(), expected.getMaterializedRows());
             // every column Trino writes is a flat leaf the Java reader decodes
-            ReaderColumns columns = readerColumns(reader("java"), sql);
-            assertThat(columns.java()).isPositive();
-            assertThat(columns.sdkFallback()).isZero();
+            ReaderMetrics columns = readerColumns(reader("java"), sql);
+            assertThat(columns.javaColumns()).isPositive();
+            assertThat(columns.sdkFallbackColumns()).isZero();
         }
         // predicates narrow the rows read; deletions drop ranges; both must line up with the SDK's rows
         assertUpdate("DELETE FROM tpch_lineitem WHERE orderkey % 5 = 1", "SELECT count(*) FROM lineitem WHERE orderkey % 5 = 1");
@@ -89,8 +87,8 @@ final class TestLanceJavaReader
                 computeActual(reader("java"), "SELECT * FROM tpch_lineitem").getMaterializedRows(),
                 computeActual("SELECT * FROM tpch.tiny.lineitem WHERE orderkey % 5 <> 1").getMaterializedRows());
         // the default is the Java reader
-        assertThat(readerColumns(getSession(), "SELECT * FROM tpch_orders").java()).isPositive();
-        assertThat(readerColumns(reader("sdk"), "SELECT * FROM tpch_orders").java()).isZero();
+        assertThat(readerColumns(getSession(), "SELECT * FROM tpch_orders").javaColumns()).isPositive();
+        assertThat(readerColumns(reader("sdk"), "SELECT * FROM tpch_orders").javaColumns()).isZero();
     }
 
     @Test
@@ -109,16 +107,16 @@ final class TestLanceJavaReader
             List<MaterializedRow> java = computeActual(reader("java"), select).getMaterializedRows();
             assertEqualsIgnoreOrder(java, computeActual(reader("sdk"), select).getMaterializedRows());
             assertEqualsIgnoreOrder(java, SdkScans.scanRows(path, Ref.ofMain(), flat));
-            ReaderColumns flatColumns = readerColumns(reader("java"), select);
-            assertThat(flatColumns.java()).as("Java-decoded columns of %s", name).isPositive();
-            assertThat(flatColumns.sdkFallback()).as("SDK fallbacks of %s", name).isZero();
+            ReaderMetrics flatColumns = readerColumns(reader("java"), select);
+            assertThat(flatColumns.javaColumns()).as("Java-decoded columns of %s", name).isPositive();
+            assertThat(flatColumns.sdkFallbackColumns()).as("SDK fallbacks of %s", name).isZero();
 
             // the list column falls back to the SDK, in the same pages as Java-decoded columns
             String withList = "SELECT id, cat, list, ts FROM " + name;
             assertEqualsIgnoreOrder(computeActual(reader("java"), withList).getMaterializedRows(), SdkScans.scanRows(path, Ref.ofMain(), List.of("id", "cat", "list", "ts")));
-            ReaderColumns mixed = readerColumns(reader("java"), withList);
-            assertThat(mixed.java()).isPositive();
-            assertThat(mixed.sdkFallback()).isPositive();
+            ReaderMetrics mixed = readerColumns(reader("java"), withList);
+            assertThat(mixed.javaColumns()).isPositive();
+            assertThat(mixed.sdkFallbackColumns()).isPositive();
 
             for (String sql : List.of(
                     "SELECT * FROM " + name,
@@ -146,27 +144,9 @@ final class TestLanceJavaReader
                 .build();
     }
 
-    private record ReaderColumns(long java, long sdkFallback) {}
-
-    /** The file columns each reader decoded in the query's table scans, from the page sources' metrics. */
-    private ReaderColumns readerColumns(Session session, String sql)
+    private ReaderMetrics readerColumns(Session session, String sql)
     {
-        DistributedQueryRunner runner = (DistributedQueryRunner) getQueryRunner();
-        var result = runner.executeWithPlan(session, sql);
-        List<OperatorStats> operators = runner.getCoordinator().getQueryManager().getFullQueryInfo(result.queryId()).getQueryStats().getOperatorSummaries();
-        return new ReaderColumns(metric(operators, "javaReaderColumns"), metric(operators, "sdkFallbackColumns"));
-    }
-
-    private static long metric(List<OperatorStats> operators, String name)
-    {
-        long total = 0;
-        for (OperatorStats operator : operators) {
-            Metric<?> metric = operator.getConnectorMetrics().getMetrics().get(name);
-            if (metric != null) {
-                total += ((Count<?>) metric).getTotal();
-            }
-        }
-        return total;
+        return ReaderMetrics.of((DistributedQueryRunner) getQueryRunner(), session, sql);
     }
 
     private static final Schema SCHEMA = new Schema(List.of(

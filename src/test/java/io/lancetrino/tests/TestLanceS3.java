@@ -4,7 +4,9 @@ import com.google.common.collect.ImmutableMap;
 import io.lancetrino.metadata.ArrowAllocators;
 import io.lancetrino.tests.fixtures.ConcurrentStatements;
 import io.lancetrino.tests.fixtures.ConditionalWriteRejectingProxy;
+import io.lancetrino.tests.fixtures.ReaderMetrics;
 import io.lancetrino.tests.fixtures.S3ProxyServer;
+import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.QueryRunner;
@@ -23,6 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.IntStream;
 
+import static io.trino.testing.QueryAssertions.assertEqualsIgnoreOrder;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -87,6 +90,18 @@ final class TestLanceS3
         assertQuery("SELECT count(*) FROM nations WHERE name LIKE 'NEW %'", "VALUES 5");
         assertQuery("SELECT count(*) FROM nations FOR VERSION AS OF 3 WHERE name LIKE 'NEW %'", "VALUES 0");
         assertQuery("SELECT max(version) FROM \"nations$versions\"", "VALUES 4");
+    }
+
+    @Test
+    void testJavaReaderReadsFromObjectStore()
+    {
+        assertUpdate("CREATE TABLE orders AS SELECT * FROM tpch.tiny.orders", 15000);
+        Session sdk = Session.builder(getSession()).setCatalogSessionProperty(LanceQueryRunner.CATALOG, "file_reader", "sdk").build();
+        // the Java reader reads data files through trino-filesystem, as the manifests are read
+        assertEqualsIgnoreOrder(computeActual("SELECT * FROM orders").getMaterializedRows(), computeActual(sdk, "SELECT * FROM orders").getMaterializedRows());
+        ReaderMetrics metrics = ReaderMetrics.of((DistributedQueryRunner) getQueryRunner(), getSession(), "SELECT * FROM orders");
+        assertThat(metrics.javaColumns()).isPositive();
+        assertThat(metrics.sdkFallbackColumns()).isZero();
     }
 
     @Test
