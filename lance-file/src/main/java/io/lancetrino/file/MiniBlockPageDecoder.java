@@ -1,7 +1,7 @@
 package io.lancetrino.file;
 
-import io.airlift.slice.DynamicSliceOutput;
 import io.airlift.slice.Slice;
+import io.airlift.slice.Slices;
 import io.lancetrino.file.codec.ValueDecoders;
 import io.lancetrino.file.codec.VariableValues;
 import io.lancetrino.file.proto.encodings.CompressiveEncoding;
@@ -11,6 +11,7 @@ import io.trino.spi.block.DictionaryBlock;
 import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.Type;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -55,7 +56,7 @@ final class MiniBlockPageDecoder
         int count = to - from;
         boolean[] nulls = hasDef ? new boolean[count] : null;
         long[] fixed = kind == PageBlocks.Kind.FIXED ? new long[count] : kind == PageBlocks.Kind.FIXED_128 ? new long[count * 2] : null;
-        DynamicSliceOutput bytes = kind == PageBlocks.Kind.VARIABLE ? new DynamicSliceOutput(count * 8) : null;
+        List<VariablePart> variableParts = kind == PageBlocks.Kind.VARIABLE ? new ArrayList<>() : null;
         int[] offsets = kind == PageBlocks.Kind.VARIABLE ? new int[count + 1] : null;
 
         Slice metadata = buffers.get(0);
@@ -101,19 +102,17 @@ final class MiniBlockPageDecoder
                 Slice valueData = data.slice(position, valueBytes[0]);
                 switch (kind) {
                     case FIXED -> {
-                        long[] decoded = valueEncoding.hasRle()
-                                ? ValueDecoders.decodeRle(valueEncoding, valueData, data.slice(align(position + valueBytes[0]), valueBytes[1]), values)
-                                : ValueDecoders.decodeFixed(valueEncoding, valueData, values);
-                        System.arraycopy(decoded, first, fixed, out, last - first);
+                        if (valueEncoding.hasRle()) {
+                            long[] decoded = ValueDecoders.decodeRle(valueEncoding, valueData, data.slice(align(position + valueBytes[0]), valueBytes[1]), values);
+                            System.arraycopy(decoded, first, fixed, out, last - first);
+                        }
+                        else {
+                            ValueDecoders.decodeFixedInto(valueEncoding, valueData, values, first, last, fixed, out);
+                        }
                     }
                     case FIXED_128 -> System.arraycopy(ValueDecoders.decodeFixed128(valueEncoding, valueData, values), first * 2, fixed, out * 2, (last - first) * 2);
                     case VARIABLE -> {
-                        VariableValues variable = ValueDecoders.decodeVariable(valueEncoding, valueData, values);
-                        for (int i = first; i < last; i++) {
-                            int start = variable.offsets()[i];
-                            bytes.writeBytes(variable.data(), start, variable.offsets()[i + 1] - start);
-                            offsets[out + i - first + 1] = bytes.size();
-                        }
+                        variableParts.add(new VariablePart(ValueDecoders.decodeVariable(valueEncoding, valueData, values), first, last, out));
                     }
                 }
             }
@@ -131,7 +130,7 @@ final class MiniBlockPageDecoder
         return switch (kind) {
             case FIXED -> PageBlocks.fixed(type, fixed, 0, count, isNull);
             case FIXED_128 -> PageBlocks.fixed128((DecimalType) type, fixed, 0, count, isNull);
-            case VARIABLE -> PageBlocks.variable(new VariableValues(bytes.slice(), offsets), 0, count, isNull);
+            case VARIABLE -> PageBlocks.variable(new VariableValues(concatenate(variableParts, offsets), offsets), 0, count, isNull);
         };
     }
 
@@ -143,11 +142,14 @@ final class MiniBlockPageDecoder
         int items = toIntExact(layout.getNumDictionaryItems());
         Slice data = buffers.get(2);
         CompressiveEncoding encoding = layout.getDictionary();
-        Block dictionary = switch (PageBlocks.kind(type)) {
+        PageDictionaries.Entry dictionary = PageDictionaries.get(data, () -> switch (PageBlocks.kind(type)) {
             case FIXED -> PageBlocks.fixed(type, ValueDecoders.decodeFixed(encoding, data, items), 0, items, Optional.empty());
             case FIXED_128 -> PageBlocks.fixed128((DecimalType) type, ValueDecoders.decodeFixed128(encoding, data, items), 0, items, Optional.empty());
             case VARIABLE -> PageBlocks.variable(ValueDecoders.decodeVariableBlock(encoding, data, items), 0, items, Optional.empty());
-        };
+        });
+        if (dictionary.dictionary().getPositionCount() != items) {
+            throw new IllegalStateException(where + ": dictionary of %s items, %s expected".formatted(dictionary.dictionary().getPositionCount(), items));
+        }
         int[] ids = new int[count];
         boolean anyNull = false;
         for (int i = 0; i < count; i++) {
@@ -157,13 +159,42 @@ final class MiniBlockPageDecoder
                 anyNull = true;
             }
             else {
-                ids[i] = toIntExact(indices[i]);
+                long id = indices[i];
+                if (id < 0 || id >= items) {
+                    throw new IllegalStateException(where + ": dictionary index %s outside a dictionary of %s items".formatted(id, items));
+                }
+                ids[i] = (int) id;
             }
         }
-        if (anyNull) {
-            dictionary = dictionary.copyWithAppendedNull();
+        return anyNull
+                ? DictionaryBlock.createProjectedDictionaryBlock(count, dictionary.dictionaryWithNull(), ids, dictionary.idWithNull())
+                : DictionaryBlock.createProjectedDictionaryBlock(count, dictionary.dictionary(), ids, dictionary.id());
+    }
+
+    /** The wanted values {@code [first, last)} of one chunk, which go to output position {@code out}. */
+    private record VariablePart(VariableValues values, int first, int last, int out) {}
+
+    /** Copies the chunks' wanted bytes into one exactly sized buffer and fills in the output offsets. */
+    private static Slice concatenate(List<VariablePart> parts, int[] offsets)
+    {
+        int total = 0;
+        for (VariablePart part : parts) {
+            total += part.values().offsets()[part.last()] - part.values().offsets()[part.first()];
         }
-        return DictionaryBlock.create(count, dictionary, ids);
+        byte[] bytes = new byte[total];
+        int written = 0;
+        for (VariablePart part : parts) {
+            int[] chunkOffsets = part.values().offsets();
+            int start = chunkOffsets[part.first()];
+            int length = chunkOffsets[part.last()] - start;
+            part.values().data().getBytes(start, bytes, written, length);
+            int shift = written - start;
+            for (int i = part.first(); i < part.last(); i++) {
+                offsets[part.out() + i - part.first() + 1] = chunkOffsets[i + 1] + shift;
+            }
+            written += length;
+        }
+        return Slices.wrappedBuffer(bytes);
     }
 
     private static int align(int position)

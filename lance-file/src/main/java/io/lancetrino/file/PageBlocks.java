@@ -86,8 +86,11 @@ final class PageBlocks
     static Block fixed(Type type, long[] values, int offset, int count, Optional<boolean[]> nulls)
     {
         if (type == BigintType.BIGINT || type == DoubleType.DOUBLE || type.equals(TimestampType.TIMESTAMP_MICROS)) {
-            long[] copy = new long[count];
-            System.arraycopy(values, offset, copy, 0, count);
+            long[] copy = values;
+            if (offset != 0 || values.length != count) {
+                copy = new long[count];
+                System.arraycopy(values, offset, copy, 0, count);
+            }
             return new LongArrayBlock(count, bitmap(nulls, count), copy);
         }
         if (type == IntegerType.INTEGER || type == DateType.DATE || type == RealType.REAL) {

@@ -28,6 +28,38 @@ public final class Bitpacking
     }
 
     /**
+     * Decodes values {@code [first, last)} of an inline bit-packed buffer into {@code destination} from
+     * {@code destinationOffset}: whole blocks are unpacked in place, only partial ones through a scratch block.
+     */
+    public static void decodeInlineInto(Slice data, int wordBits, int first, int last, long[] destination, int destinationOffset)
+    {
+        int wordBytes = wordBits / 8;
+        int position = 0;
+        long[] scratch = null;
+        for (int block = 0; block * BLOCK_VALUES < last; block++) {
+            int bitWidth = (int) FastLanesUnpacker.word(data, position, wordBits);
+            position += wordBytes;
+            int blockStart = block * BLOCK_VALUES;
+            int blockEnd = blockStart + BLOCK_VALUES;
+            if (blockEnd > first) {
+                if (blockStart >= first && blockEnd <= last) {
+                    FastLanesUnpacker.unpack(data, position, wordBits, bitWidth, destination, destinationOffset + blockStart - first);
+                }
+                else {
+                    if (scratch == null) {
+                        scratch = new long[BLOCK_VALUES];
+                    }
+                    FastLanesUnpacker.unpack(data, position, wordBits, bitWidth, scratch, 0);
+                    int from = Math.max(first, blockStart);
+                    int to = Math.min(last, blockEnd);
+                    System.arraycopy(scratch, from - blockStart, destination, destinationOffset + from - first, to - from);
+                }
+            }
+            position += FastLanesUnpacker.packedWords(wordBits, bitWidth) * wordBytes;
+        }
+    }
+
+    /**
      * Out-of-line bit-packing with one bit width for the buffer: full blocks are packed; the tail is either packed and
      * zero padded, or stored raw at full word width, which the buffer's length tells apart.
      */

@@ -1,9 +1,16 @@
 package io.lancetrino.file.codec;
 
-import io.airlift.slice.DynamicSliceOutput;
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
+import com.google.protobuf.ByteString;
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
 import io.lancetrino.file.UnsupportedLanceEncodingException;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
 
 /**
  * FSST decompression with Lance's serialized symbol table (a fixed 2,312 bytes): a u64 header ("FSST" in the high half,
@@ -16,11 +23,27 @@ public final class FsstDecoder
     private static final int ESCAPE = 255;
 
     private static final long MAGIC = 0x46535354L << 32;
+    private static final Cache<ByteString, FsstDecoder> DECODERS = CacheBuilder.newBuilder().weakKeys().maximumSize(4096).build();
+    private static final VarHandle LITTLE_ENDIAN_LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
 
     private final long[] symbols = new long[256];
     private final int[] lengths = new int[256];
     // tiny inputs are stored as they are, with compression switched off in the header
     private final boolean enabled;
+
+    /**
+     * The decoder of a symbol table from a file's metadata. Every chunk of a page names the same table, so decoders are
+     * kept per table instance (compared by identity) while the metadata holding it lives.
+     */
+    public static FsstDecoder of(ByteString table)
+    {
+        FsstDecoder decoder = DECODERS.getIfPresent(table);
+        if (decoder == null) {
+            decoder = new FsstDecoder(table.toByteArray());
+            DECODERS.put(table, decoder);
+        }
+        return decoder;
+    }
 
     public FsstDecoder(byte[] table)
     {
@@ -47,26 +70,33 @@ public final class FsstDecoder
             return compressed;
         }
         int count = compressed.count();
+        int[] inputOffsets = compressed.offsets();
         int[] offsets = new int[count + 1];
-        DynamicSliceOutput output = new DynamicSliceOutput(compressed.data().length() * 3);
         Slice data = compressed.data();
+        byte[] input = data.byteArray();
+        int inputBase = data.byteArrayOffset();
+        // each code yields at most 8 bytes, and every symbol is written as a whole 8-byte word: keep 8 bytes of slack
+        byte[] output = new byte[Math.max(64, (inputOffsets[count] - inputOffsets[0]) * 3)];
+        int written = 0;
         for (int i = 0; i < count; i++) {
-            int end = compressed.offsets()[i + 1];
-            for (int position = compressed.offsets()[i]; position < end; position++) {
-                int code = data.getUnsignedByte(position);
+            int position = inputBase + inputOffsets[i];
+            int end = inputBase + inputOffsets[i + 1];
+            int worstCase = written + (end - position) * 8 + 8;
+            if (worstCase > output.length) {
+                output = Arrays.copyOf(output, Math.max(worstCase, output.length * 2));
+            }
+            while (position < end) {
+                int code = input[position++] & 0xFF;
                 if (code == ESCAPE) {
-                    position++;
-                    output.writeByte(data.getUnsignedByte(position));
+                    output[written++] = input[position++];
                 }
                 else {
-                    long symbol = symbols[code];
-                    for (int b = 0; b < lengths[code]; b++) {
-                        output.writeByte((int) (symbol >>> (8 * b)) & 0xFF);
-                    }
+                    LITTLE_ENDIAN_LONGS.set(output, written, symbols[code]);
+                    written += lengths[code];
                 }
             }
-            offsets[i + 1] = output.size();
+            offsets[i + 1] = written;
         }
-        return new VariableValues(output.slice(), offsets);
+        return new VariableValues(Slices.wrappedBuffer(output, 0, written), offsets);
     }
 }

@@ -58,6 +58,33 @@ public final class ValueDecoders
         };
     }
 
+    /**
+     * Decodes values {@code [first, last)} of a buffer of {@code count} values into {@code destination} from
+     * {@code destinationOffset}, zero-extended as {@link #decodeFixed} does. Plain values are copied straight from the
+     * buffer instead of through an array of all its values.
+     */
+    public static void decodeFixedInto(CompressiveEncoding encoding, Slice data, int count, int first, int last, long[] destination, int destinationOffset)
+    {
+        if (encoding.hasFlat() && !encoding.getFlat().hasData()) {
+            int bits = toIntExact(encoding.getFlat().getBitsPerValue());
+            if (bits == 64) {
+                data.getLongs(first * 8, destination, destinationOffset, last - first);
+                return;
+            }
+            if (bits == 32) {
+                for (int i = first; i < last; i++) {
+                    destination[destinationOffset + i - first] = data.getUnsignedInt(i * 4);
+                }
+                return;
+            }
+        }
+        if (encoding.hasInlineBitpacking() && !encoding.getInlineBitpacking().hasValues()) {
+            Bitpacking.decodeInlineInto(data, bitsPerValue(encoding), first, last, destination, destinationOffset);
+            return;
+        }
+        System.arraycopy(decodeFixed(encoding, data, count), first, destination, destinationOffset, last - first);
+    }
+
     private static long[] decodeFlat(Flat flat, Slice data, int count)
     {
         if (flat.hasData()) {
@@ -185,8 +212,7 @@ public final class ValueDecoders
     {
         if (encoding.hasFsst()) {
             // FSST compresses the bytes of each value; the compressed values sit in a Variable layout
-            FsstDecoder decoder = new FsstDecoder(encoding.getFsst().getSymbolTable().toByteArray());
-            return decoder.decompress(decodeVariable(encoding.getFsst().getValues(), data, count));
+            return FsstDecoder.of(encoding.getFsst().getSymbolTable()).decompress(decodeVariable(encoding.getFsst().getValues(), data, count));
         }
         if (encoding.hasGeneral()) {
             return decodeVariable(encoding.getGeneral().getValues(), BufferDecompressor.decompress(encoding.getGeneral().getCompression(), data), count);
@@ -212,8 +238,8 @@ public final class ValueDecoders
             long offset = offsetBits == 32 ? data.getUnsignedInt(i * 4) : data.getLong(i * 8);
             offsets[i] = toIntExact(offset) - base;
         }
-        Slice bytes = data.slice(base, offsets[count]);
-        return new VariableValues(Slices.wrappedBuffer(bytes.getBytes()), offsets);
+        // a view of the buffer: callers copy what they keep
+        return new VariableValues(data.slice(base, offsets[count]), offsets);
     }
 
     /**
