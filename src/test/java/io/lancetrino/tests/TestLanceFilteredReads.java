@@ -1,6 +1,8 @@
 package io.lancetrino.tests;
 
 import io.lancetrino.tests.fixtures.LanceFixtures;
+import io.lancetrino.tests.fixtures.ReaderMetrics;
+import io.trino.Session;
 import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.DistributedQueryRunner;
@@ -52,6 +54,26 @@ final class TestLanceFilteredReads
         assertUpdate("UPDATE lineitem SET comment = 'changed' WHERE orderkey = 7", "SELECT count(*) FROM lineitem WHERE orderkey = 7");
         assertQuery("SELECT count(*), sum(CASE WHEN comment = 'changed' THEN 1 ELSE 0 END) FROM lineitem",
                 "SELECT count(*), sum(CASE WHEN orderkey = 7 THEN 1 ELSE 0 END) FROM lineitem WHERE orderkey NOT BETWEEN 4225 AND 4230");
+    }
+
+    @Test
+    void testPredicatePassDecodesWithTheConfiguredReader()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS f");
+        assertUpdate("CREATE TABLE lineitem_predicates AS SELECT * FROM tpch.tiny.lineitem", 60175);
+        String sql = "SELECT partkey, comment FROM lineitem_predicates WHERE suppkey = 42 AND quantity > 20";
+        Session java = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_reader", "java").build();
+        Session sdk = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_reader", "sdk").build();
+
+        ReaderMetrics javaMetrics = ReaderMetrics.of((DistributedQueryRunner) getQueryRunner(), java, sql);
+        assertThat(javaMetrics.javaPredicateColumns()).isPositive();
+        assertThat(javaMetrics.sdkPredicateColumns()).isZero();
+        ReaderMetrics sdkMetrics = ReaderMetrics.of((DistributedQueryRunner) getQueryRunner(), sdk, sql);
+        assertThat(sdkMetrics.javaPredicateColumns()).isZero();
+        assertThat(sdkMetrics.sdkPredicateColumns()).isPositive();
+        // both narrow to the same rows
+        assertThat(computeActual(java, sql).getMaterializedRows()).containsExactlyInAnyOrderElementsOf(computeActual(sdk, sql).getMaterializedRows());
+        assertQuery(java, sql, "SELECT partkey, comment FROM lineitem WHERE suppkey = 42 AND quantity > 20");
     }
 
     @Test

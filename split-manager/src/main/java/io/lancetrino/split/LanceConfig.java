@@ -22,6 +22,7 @@ public class LanceConfig
     private Duration dynamicFilteringWaitTimeout = new Duration(1, SECONDS);
     private Duration cleanupMinRetention = new Duration(7, DAYS);
     private LanceFileReaderType fileReader = LanceFileReaderType.JAVA;
+    private long fileMetadataCachePages = 1_000_000;
 
     @NotNull
     public String getWarehouse()
@@ -134,6 +135,20 @@ public class LanceConfig
     public LanceConfig setFileReader(LanceFileReaderType fileReader)
     {
         this.fileReader = fileReader;
+        return this;
+    }
+
+    @Min(0)
+    public long getFileMetadataCachePages()
+    {
+        return fileMetadataCachePages;
+    }
+
+    @Config("lance.file-metadata-cache-pages")
+    @ConfigDescription("Bound of the Java reader's cache of data file metadata, in pages described (a few hundred bytes each); 0 disables it")
+    public LanceConfig setFileMetadataCachePages(long fileMetadataCachePages)
+    {
+        this.fileMetadataCachePages = fileMetadataCachePages;
         return this;
     }
 }

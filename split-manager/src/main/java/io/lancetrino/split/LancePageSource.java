@@ -58,10 +58,14 @@ public final class LancePageSource
     private final List<ColumnPredicate> predicates;
     private final Map<String, String> storageOptions;
     private final LanceFileReaderType fileReader;
+    private final FileMetadataCache fileMetadata;
     // the Java reader's view of each data file of the split, read once; empty when the SDK reads the whole file
     private final Map<String, Optional<JavaFile>> javaFiles = new HashMap<>();
     private final List<JavaColumnStream> javaStreams = new ArrayList<>();
     private long sdkFallbackColumns;
+    // the predicate pass reads its columns once more, before the column read
+    private final List<JavaColumnStream> javaPredicateStreams = new ArrayList<>();
+    private long sdkPredicateColumns;
 
     private final List<ColumnStream> streams = new ArrayList<>();
     private final SplitFileReaders readers;
@@ -83,15 +87,16 @@ public final class LancePageSource
 
     public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, BufferAllocator allocator, TableFileSystem fileSystem, Map<String, String> storageOptions, int batchRows)
     {
-        this(split, columns, List.of(), allocator, fileSystem, storageOptions, batchRows, LanceFileReaderType.JAVA);
+        this(split, columns, List.of(), allocator, fileSystem, storageOptions, batchRows, LanceFileReaderType.JAVA, new FileMetadataCache(0));
     }
 
     /**
      * @param predicates conditions implied by Trino's filter: rows failing them may be left out, so their other columns
      * are not decoded
      */
-    public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, List<ColumnPredicate> predicates, BufferAllocator allocator, TableFileSystem fileSystem, Map<String, String> storageOptions, int batchRows, LanceFileReaderType fileReader)
+    public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, List<ColumnPredicate> predicates, BufferAllocator allocator, TableFileSystem fileSystem, Map<String, String> storageOptions, int batchRows, LanceFileReaderType fileReader, FileMetadataCache fileMetadata)
     {
+        this.fileMetadata = requireNonNull(fileMetadata, "fileMetadata is null");
         this.fileReader = requireNonNull(fileReader, "fileReader is null");
         this.predicates = ImmutableList.copyOf(predicates);
         this.split = requireNonNull(split, "split is null");
@@ -246,7 +251,7 @@ public final class LancePageSource
             return Optional.empty();
         }
         try {
-            return Optional.of(new JavaFile(input.get(), LanceFileMetadata.read(input.get())));
+            return Optional.of(new JavaFile(input.get(), fileMetadata.get(input.get())));
         }
         catch (UnsupportedLanceEncodingException e) {
             // e.g. a 2.0 file that the manifest did not say was one: the SDK reads it all
@@ -274,7 +279,28 @@ public final class LancePageSource
             ranges = List.of(Range.of(start, end));
             deletedRows = deleted;
         }
-        return predicates.isEmpty() ? ranges : PredicateRanges.narrow(split, predicates, ranges, readers, batchRows);
+        return predicates.isEmpty() ? ranges : PredicateRanges.narrow(split, predicates, ranges, this::openPredicateStream);
+    }
+
+    /**
+     * A predicate column of one file read on its own for the predicate pass, by the same reader the column read would
+     * use; empty when the SDK's file reader cannot project it (a packed struct is stored before it).
+     */
+    private Optional<ColumnStream> openPredicateStream(LanceDataFile file, LanceColumnHandle column, List<Range> ranges)
+    {
+        FileColumns plan = FileColumns.resolve(split, file, readers.open(file), List.of(0), List.of(column));
+        if (plan.columns().isEmpty() || plan.throughDataset()) {
+            return Optional.empty();
+        }
+        if (fileReader == LanceFileReaderType.JAVA) {
+            Optional<JavaColumnStream> javaStream = openJavaStream(plan, 0, ranges);
+            if (javaStream.isPresent()) {
+                javaPredicateStreams.add(javaStream.get());
+                return Optional.of(javaStream.get());
+            }
+        }
+        sdkPredicateColumns++;
+        return Optional.of(FileStream.open(split, file, readers.open(file), plan, ranges, batchRows));
     }
 
     /**
@@ -403,19 +429,19 @@ public final class LancePageSource
     }
 
     /**
-     * File columns the Java reader decoded and those the SDK read instead, so {@code EXPLAIN ANALYZE VERBOSE} shows
-     * where the Java reader falls back.
+     * File columns the Java reader decoded and those the SDK read as its fallback, and the predicate pass's columns by
+     * the reader that decoded them, so {@code EXPLAIN ANALYZE VERBOSE} shows which reader did the work.
      */
     @Override
     public Metrics getMetrics()
     {
-        if (fileReader != LanceFileReaderType.JAVA) {
-            return Metrics.EMPTY;
-        }
         long fellBack = javaStreams.stream().filter(JavaColumnStream::fellBack).count();
+        long predicatesFellBack = javaPredicateStreams.stream().filter(JavaColumnStream::fellBack).count();
         return new Metrics(ImmutableMap.of(
                 "javaReaderColumns", new LongCount(javaStreams.size() - fellBack),
-                "sdkFallbackColumns", new LongCount(sdkFallbackColumns + fellBack)));
+                "sdkFallbackColumns", new LongCount(sdkFallbackColumns + fellBack),
+                "javaReaderPredicateColumns", new LongCount(javaPredicateStreams.size() - predicatesFellBack),
+                "sdkPredicateColumns", new LongCount(sdkPredicateColumns + predicatesFellBack)));
     }
 
     @Override

@@ -31,6 +31,7 @@ public final class LancePageSourceProvider
 
     private final int batchRows;
     private final LanceFileReaderType fileReader;
+    private final FileMetadataCache fileMetadata;
 
     @Inject
     public LancePageSourceProvider(LanceTables tables, LanceConfig config)
@@ -39,6 +40,7 @@ public final class LancePageSourceProvider
         this.rootAllocator = ArrowAllocators.newRootAllocator(config.getReaderMemoryLimit().toBytes());
         this.batchRows = config.getReadBatchRows();
         this.fileReader = config.getFileReader();
+        this.fileMetadata = new FileMetadataCache(config.getFileMetadataCachePages());
     }
 
     @Override
@@ -65,7 +67,13 @@ public final class LancePageSourceProvider
                 .flatMap(entry -> ColumnPredicate.of(entry.getKey(), entry.getValue()).stream())
                 .collect(toImmutableList());
         BufferAllocator allocator = rootAllocator.newChildAllocator("split-" + lanceSplit.fragmentId(), 0, rootAllocator.getLimit());
-        return new LancePageSource(lanceSplit, lanceColumns, predicates, allocator, tables.fileSystem(session.getIdentity(), handle.tableRoot()), tables.storageOptions(handle.tableRoot()), batchRows, fileReader(session));
+        return new LancePageSource(lanceSplit, lanceColumns, predicates, allocator, tables.fileSystem(session.getIdentity(), handle.tableRoot()), tables.storageOptions(handle.tableRoot()), batchRows, fileReader(session), fileMetadata);
+    }
+
+    /** The shared cache of data file metadata, for tests. */
+    public FileMetadataCache fileMetadataCache()
+    {
+        return fileMetadata;
     }
 
     private LanceFileReaderType fileReader(ConnectorSession session)

@@ -1,15 +1,9 @@
 package io.lancetrino.split;
 
 import com.google.common.collect.ImmutableList;
-import io.lancetrino.split.arrow.ArrowBlocks;
 import io.trino.spi.TrinoException;
-import io.trino.spi.block.Block;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowReader;
-import org.lance.file.LanceFileReader;
 import org.lance.util.Range;
 
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -29,14 +23,20 @@ final class PredicateRanges
 
     private PredicateRanges() {}
 
-    static List<Range> narrow(LanceSplit split, List<ColumnPredicate> predicates, List<Range> ranges, SplitFileReaders readers, int batchRows)
+    /** Opens a stream of one column of a data file over the given ranges, or empty when that file's column cannot be read on its own. */
+    interface ColumnStreams
+    {
+        Optional<ColumnStream> open(LanceDataFile file, LanceColumnHandle column, List<Range> ranges);
+    }
+
+    static List<Range> narrow(LanceSplit split, List<ColumnPredicate> predicates, List<Range> ranges, ColumnStreams streams)
     {
         List<Range> narrowed = ranges;
         for (LanceDataFile file : split.dataFiles()) {
             if (narrowed.isEmpty()) {
                 break;
             }
-            Optional<List<Range>> fileNarrowed = narrowByFile(split, file, predicates, narrowed, readers, batchRows);
+            Optional<List<Range>> fileNarrowed = narrowByFile(split, file, predicates, narrowed, streams);
             if (fileNarrowed.isPresent()) {
                 narrowed = fileNarrowed.get();
             }
@@ -44,7 +44,7 @@ final class PredicateRanges
         return narrowed;
     }
 
-    private static Optional<List<Range>> narrowByFile(LanceSplit split, LanceDataFile file, List<ColumnPredicate> predicates, List<Range> ranges, SplitFileReaders readers, int batchRows)
+    private static Optional<List<Range>> narrowByFile(LanceSplit split, LanceDataFile file, List<ColumnPredicate> predicates, List<Range> ranges, ColumnStreams opener)
     {
         List<ColumnPredicate> stored = predicates.stream()
                 .filter(predicate -> file.fieldIds().stream().anyMatch(predicate.column().subtreeFieldIds()::contains))
@@ -55,18 +55,18 @@ final class PredicateRanges
         if (stored.isEmpty()) {
             return Optional.empty();
         }
-        LanceFileReader reader = readers.open(file);
+        List<ColumnPredicate> evaluated = new ArrayList<>();
+        List<ColumnStream> streams = new ArrayList<>();
         try {
-            List<ColumnPredicate> evaluated = new ArrayList<>();
-            List<String> names = new ArrayList<>();
             for (ColumnPredicate predicate : stored) {
-                // a column the SDK cannot project is left to the column read, which refuses it
-                Optional<String> name = FileColumnMapping.fileColumn(reader.schema(), file, predicate.column().subtreeFieldIds())
-                        .filter(FileColumnMapping.FileColumn::sdkProjectable)
-                        .map(FileColumnMapping.FileColumn::name);
-                if (name.isPresent() && !names.contains(name.get())) {
+                if (evaluated.stream().anyMatch(other -> other.column().fieldId() == predicate.column().fieldId())) {
+                    continue;
+                }
+                // a column that cannot be read on its own is left to the column read
+                Optional<ColumnStream> stream = opener.open(file, predicate.column(), ranges);
+                if (stream.isPresent()) {
                     evaluated.add(predicate);
-                    names.add(name.get());
+                    streams.add(stream.get());
                 }
             }
             if (evaluated.isEmpty()) {
@@ -75,27 +75,32 @@ final class PredicateRanges
             RangesBuilder kept = new RangesBuilder(ranges);
             long totalRows = RowRanges.count(ranges);
             long readRows = 0;
-            try (ArrowReader batches = reader.readAll(names.stream().map(FileColumnMapping::projectionPath).toList(), ranges, batchRows)) {
-                int[] positions = new int[0];
-                while (batches.loadNextBatch()) {
-                    VectorSchemaRoot root = batches.getVectorSchemaRoot();
-                    int rows = root.getRowCount();
-                    if (positions.length < rows) {
-                        positions = new int[rows];
-                    }
-                    for (int i = 0; i < rows; i++) {
-                        positions[i] = i;
-                    }
-                    int count = rows;
-                    for (int i = 0; i < evaluated.size() && count > 0; i++) {
-                        Block block = ArrowBlocks.toBlock(evaluated.get(i).column().type(), root.getVector(names.get(i)), batches);
-                        count = evaluated.get(i).filter(block, positions, count);
-                    }
-                    readRows += rows;
-                    kept.add(positions, count, rows);
-                    if (readRows < totalRows && kept.coveredRows() > MAX_COVERAGE * readRows) {
-                        return Optional.empty();
-                    }
+            int[] positions = new int[0];
+            while (true) {
+                int rows = Integer.MAX_VALUE;
+                for (ColumnStream stream : streams) {
+                    rows = Math.min(rows, stream.available());
+                }
+                if (rows == 0) {
+                    break;
+                }
+                if (positions.length < rows) {
+                    positions = new int[rows];
+                }
+                for (int i = 0; i < rows; i++) {
+                    positions[i] = i;
+                }
+                int count = rows;
+                for (int i = 0; i < evaluated.size() && count > 0; i++) {
+                    count = evaluated.get(i).filter(streams.get(i).block(0, rows), positions, count);
+                }
+                for (ColumnStream stream : streams) {
+                    stream.advance(rows);
+                }
+                readRows += rows;
+                kept.add(positions, count, rows);
+                if (readRows < totalRows && kept.coveredRows() > MAX_COVERAGE * readRows) {
+                    return Optional.empty();
                 }
             }
             return Optional.of(kept.build());
@@ -103,8 +108,11 @@ final class PredicateRanges
         catch (TrinoException e) {
             throw e;
         }
-        catch (IOException | RuntimeException e) {
+        catch (RuntimeException e) {
             throw SplitFileReaders.unreadable(split, file, e);
+        }
+        finally {
+            streams.forEach(ColumnStream::close);
         }
     }
 
