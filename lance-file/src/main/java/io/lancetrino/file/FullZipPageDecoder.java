@@ -68,6 +68,10 @@ final class FullZipPageDecoder
             else {
                 int length = toIntExact(readUnsigned(data, position, lengthBytes));
                 position += lengthBytes;
+                if (length > data.length() - position) {
+                    // checked before the copy sizes its output by it
+                    throw new IllegalStateException("value %s of %s bytes at %s runs past the page's %s bytes".formatted(from + i, length, position, data.length()));
+                }
                 bytes.writeBytes(data, position, length);
                 position += length;
             }

@@ -65,6 +65,7 @@ public final class LanceColumnReader
             throws IOException
     {
         PageLayout layout = page.layout();
+        checkItems(where, layout, page);
         try {
             return switch (layout.getLayoutCase()) {
                 case MINI_BLOCK_LAYOUT -> MiniBlockPageDecoder.decode(where, layout.getMiniBlockLayout(), readBuffers(input, page), type, from, to);
@@ -79,6 +80,27 @@ public final class LanceColumnReader
             }
             // name the column and page, so a fallback can be logged and diagnosed
             throw new UnsupportedLanceEncodingException(where + ": " + e.getMessage());
+        }
+        catch (IndexOutOfBoundsException | IllegalStateException | ArithmeticException | NegativeArraySizeException | io.airlift.compress.v3.MalformedInputException e) {
+            // sizes, offsets or counts in the page that do not fit its buffers: a damaged file, not a reader limitation
+            throw new IOException("%s is corrupt: %s".formatted(where, e.getMessage()), e);
+        }
+    }
+
+    /**
+     * Without repetition a leaf has one item per row: a layout that holds another number than the column metadata's
+     * page length would shift the rows of every later page, so it is refused as corrupt rather than read.
+     */
+    private static void checkItems(String where, PageLayout layout, LancePage page)
+            throws IOException
+    {
+        long items = switch (layout.getLayoutCase()) {
+            case MINI_BLOCK_LAYOUT -> layout.getMiniBlockLayout().hasRepCompression() ? -1 : layout.getMiniBlockLayout().getNumItems();
+            case FULL_ZIP_LAYOUT -> layout.getFullZipLayout().getBitsRep() != 0 ? -1 : Integer.toUnsignedLong(layout.getFullZipLayout().getNumItems());
+            default -> -1;
+        };
+        if (items >= 0 && items != page.rows()) {
+            throw new IOException("%s is corrupt: its layout holds %s items, the column metadata says %s rows".formatted(where, items, page.rows()));
         }
     }
 

@@ -14,7 +14,6 @@ import io.trino.filesystem.TrinoInputFile;
 import java.io.IOException;
 import java.util.List;
 
-import static com.google.common.base.Preconditions.checkArgument;
 import static java.lang.Math.toIntExact;
 import static java.util.Objects.requireNonNull;
 
@@ -59,6 +58,12 @@ public record LanceFileMetadata(int majorVersion, int minorVersion, int globalBu
             if (major != 2 || (minor != 1 && minor != 2)) {
                 throw new UnsupportedLanceEncodingException("Unsupported Lance file version %s.%s: %s".formatted(major, minor, file.location()));
             }
+            // a truncated or damaged footer must not send reads (or allocations) outside the file
+            long footerStart = length - FOOTER_SIZE;
+            if (columnCount < 0 || globalBuffers < 0 || columnMetaStart < 0 || columnMetaStart > columnOffsetTablePosition
+                    || columnOffsetTablePosition > footerStart || columnCount > (footerStart - columnOffsetTablePosition) / 16) {
+                throw corrupt(file, "footer places %s columns' metadata at %s and their offsets at %s in a file of %s bytes".formatted(columnCount, columnMetaStart, columnOffsetTablePosition, length));
+            }
             if (columnMetaStart < tailStart) {
                 // the column metadata is larger than the guess: read everything from its start once more
                 tailStart = columnMetaStart;
@@ -69,33 +74,63 @@ public record LanceFileMetadata(int majorVersion, int minorVersion, int globalBu
                 int entry = toIntExact(columnOffsetTablePosition - tailStart) + column * 16;
                 long position = tail.getLong(entry);
                 long size = tail.getLong(entry + 8);
-                checkArgument(position >= tailStart && position + size <= length, "column %s metadata out of range", column);
-                ColumnMetadata metadata = ColumnMetadata.parseFrom(tail.slice(toIntExact(position - tailStart), toIntExact(size)).toByteBuffer());
-                columns.add(toColumn(column, metadata, input));
+                if (position < columnMetaStart || size < 0 || size > footerStart - position) {
+                    throw corrupt(file, "column %s metadata of %s bytes at %s lies outside the column metadata".formatted(column, size, position));
+                }
+                ColumnMetadata metadata;
+                try {
+                    metadata = ColumnMetadata.parseFrom(tail.slice(toIntExact(position - tailStart), toIntExact(size)).toByteBuffer());
+                }
+                catch (InvalidProtocolBufferException e) {
+                    throw new IOException("Corrupt Lance file %s: column %s metadata does not parse".formatted(file.location(), column), e);
+                }
+                columns.add(toColumn(file, length, column, metadata, input));
             }
             return new LanceFileMetadata(major, minor, globalBuffers, columns.build());
         }
     }
 
-    private static LanceColumn toColumn(int column, ColumnMetadata metadata, TrinoInput input)
+    private static IOException corrupt(TrinoInputFile file, String problem)
+    {
+        return new IOException("Corrupt Lance file %s: %s".formatted(file.location(), problem));
+    }
+
+    private static LanceColumn toColumn(TrinoInputFile file, long length, int column, ColumnMetadata metadata, TrinoInput input)
             throws IOException
     {
         ImmutableList.Builder<LancePage> pages = ImmutableList.builder();
         for (int page = 0; page < metadata.getPagesCount(); page++) {
             ColumnMetadata.Page proto = metadata.getPages(page);
-            PageLayout layout = pageLayout(column, page, proto.getEncoding(), input);
+            if (proto.getBufferPositionsCount() != proto.getBufferSizesCount() || proto.getLength() < 0) {
+                throw corrupt(file, "column %s page %s has %s rows, %s buffer positions and %s sizes".formatted(column, page, proto.getLength(), proto.getBufferPositionsCount(), proto.getBufferSizesCount()));
+            }
+            for (int buffer = 0; buffer < proto.getBufferPositionsCount(); buffer++) {
+                // checked once here, so no page read allocates or seeks for a size or position the file cannot hold
+                checkInFile(file, length, proto.getBufferPositions(buffer), proto.getBufferSizes(buffer), "column %s page %s buffer %s".formatted(column, page, buffer));
+            }
+            PageLayout layout = pageLayout(file, length, column, page, proto.getEncoding(), input);
             pages.add(new LancePage(proto.getLength(), proto.getBufferPositionsList(), proto.getBufferSizesList(), layout));
         }
         return new LanceColumn(column, pages.build());
     }
 
-    private static PageLayout pageLayout(int column, int page, Encoding encoding, TrinoInput input)
+    private static void checkInFile(TrinoInputFile file, long length, long position, long size, String what)
+            throws IOException
+    {
+        // unsigned in the file: a value above 2^63 reads as negative here
+        if (position < 0 || size < 0 || size > length - position || size > Integer.MAX_VALUE) {
+            throw corrupt(file, "%s of %s bytes at %s lies outside the file of %s bytes".formatted(what, Long.toUnsignedString(size), Long.toUnsignedString(position), length));
+        }
+    }
+
+    private static PageLayout pageLayout(TrinoInputFile file, long length, int column, int page, Encoding encoding, TrinoInput input)
             throws IOException
     {
         ByteString any = switch (encoding.getLocationCase()) {
             case DIRECT -> encoding.getDirect().getEncoding();
             case INDIRECT -> {
                 Encoding.Deferred deferred = encoding.getIndirect();
+                checkInFile(file, length, deferred.getBufferPosition(), deferred.getBufferSize(), "column %s page %s encoding".formatted(column, page));
                 yield ByteString.copyFrom(input.readFully(deferred.getBufferPosition(), toIntExact(deferred.getBufferSize())).getBytes());
             }
             default -> throw new UnsupportedLanceEncodingException("Column %s page %s has no encoding".formatted(column, page));
@@ -108,7 +143,7 @@ public record LanceFileMetadata(int majorVersion, int minorVersion, int globalBu
             return PageLayout.parseFrom(message.getValue());
         }
         catch (InvalidProtocolBufferException e) {
-            throw new IOException("Column %s page %s has a corrupt encoding".formatted(column, page), e);
+            throw new IOException("Corrupt Lance file %s: column %s page %s has an encoding that does not parse".formatted(file.location(), column, page), e);
         }
     }
 }

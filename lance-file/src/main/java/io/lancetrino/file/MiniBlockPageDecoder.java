@@ -27,6 +27,8 @@ import static java.lang.Math.toIntExact;
 final class MiniBlockPageDecoder
 {
     private static final int ALIGNMENT = 8;
+    // a chunk's value count is a power of two of at most 2^15 (a 4-bit exponent); the last chunk holds no more
+    private static final int MAX_CHUNK_VALUES = 1 << 15;
 
     private MiniBlockPageDecoder() {}
 
@@ -64,6 +66,10 @@ final class MiniBlockPageDecoder
         int wordBytes = large ? 4 : 2;
         int chunkCount = metadata.length() / wordBytes;
         long items = layout.getNumItems();
+        if (items < 0 || items > (long) chunkCount * MAX_CHUNK_VALUES || layout.getNumDictionaryItems() < 0 || layout.getNumDictionaryItems() > items) {
+            // a lying count must not size an allocation
+            throw new IllegalStateException(where + ": %s items (%s in the dictionary) in %s chunks".formatted(items, layout.getNumDictionaryItems(), chunkCount));
+        }
         long itemStart = 0;
         int chunkPosition = 0;
         for (int chunk = 0; chunk < chunkCount && itemStart < to; chunk++) {
@@ -72,6 +78,9 @@ final class MiniBlockPageDecoder
             int logValues = (int) (word & 0xF);
             // the last chunk records no count: it holds whatever items remain
             int values = chunk == chunkCount - 1 ? toIntExact(items - itemStart) : 1 << logValues;
+            if (values < 0 || values > MAX_CHUNK_VALUES) {
+                throw new IllegalStateException(where + ": chunk %s of %s values".formatted(chunk, values));
+            }
             long chunkEnd = itemStart + values;
             if (chunkEnd > from) {
                 Slice data = chunks.slice(chunkPosition, chunkBytes);

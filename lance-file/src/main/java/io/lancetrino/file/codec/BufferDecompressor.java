@@ -29,7 +29,10 @@ public final class BufferDecompressor
             // an LZ4 block prefixed with its u32 uncompressed size
             case COMPRESSION_ALGORITHM_LZ4 -> {
                 int size = data.getInt(0);
-                checkSize(size, data);
+                // LZ4 expands at most about 255 times: a larger size is a damaged prefix, not worth an allocation
+                if (size < 0 || size > (data.length() - 4L) * 255 + 16) {
+                    throw new IllegalStateException("LZ4 buffer of %s bytes claims %s bytes uncompressed".formatted(data.length(), size));
+                }
                 byte[] output = new byte[size];
                 int written = LZ4.get().decompress(input, inputOffset + 4, data.length() - 4, output, 0, size);
                 yield Slices.wrappedBuffer(output, 0, written);
@@ -37,21 +40,17 @@ public final class BufferDecompressor
             // a zstd frame prefixed with its u64 uncompressed size
             case COMPRESSION_ALGORITHM_ZSTD -> {
                 long size = data.getLong(0);
-                checkSize(size, data);
+                ZstdDecompressor decompressor = ZSTD.get();
+                // the frame records its own content size: a prefix that disagrees is damaged, not worth an allocation
+                long frameSize = decompressor.getDecompressedSize(input, inputOffset + 8, data.length() - 8);
+                if (size < 0 || size > Integer.MAX_VALUE - 16 || (frameSize >= 0 && frameSize != size)) {
+                    throw new IllegalStateException("zstd buffer claims %s bytes uncompressed, its frame %s".formatted(size, frameSize));
+                }
                 byte[] output = new byte[toIntExact(size)];
-                int written = ZSTD.get().decompress(input, inputOffset + 8, data.length() - 8, output, 0, output.length);
+                int written = decompressor.decompress(input, inputOffset + 8, data.length() - 8, output, 0, output.length);
                 yield Slices.wrappedBuffer(output, 0, written);
             }
             default -> throw new UnsupportedLanceEncodingException("Buffer compression " + compression.getScheme());
         };
-    }
-
-    // neither codec expands data more than 255 times (lz4) or about 2^17 times (zstd's largest frames); a larger
-    // claimed size is a corrupt prefix, refused before allocating it
-    private static void checkSize(long size, Slice data)
-    {
-        if (size < 0 || size > Integer.MAX_VALUE - 16 || size > (data.length() + 64L) * 32_768) {
-            throw new IllegalStateException("compressed buffer of %s bytes claims %s bytes uncompressed".formatted(data.length(), size));
-        }
     }
 }
