@@ -178,6 +178,41 @@ class TestDifferentialDecoding
         }
     }
 
+    /**
+     * The field metadata knobs the generator turns do change what the SDK 7.0 writer writes (checked on fixed data, so
+     * a writer that starts ignoring one shows up). Seen but not asserted: {@code compression-level} and
+     * {@code minichunk-size} change bytes and chunk sizes, not the encoding tree; {@code bss} matters only together
+     * with general compression.
+     */
+    @Test
+    void knobsChangeTheWrittenEncodings()
+            throws Exception
+    {
+        assertThat(encodings(Kind.DOUBLE, "2.1", Shape.FRESH, Map.of())).isEqualTo("MINI_BLOCK_LAYOUT(def=OUT_OF_LINE_BITPACKING>FLAT values=FLAT)");
+        assertThat(encodings(Kind.DOUBLE, "2.1", Shape.FRESH, Map.of("lance-encoding:compression", "lz4"))).contains("values=GENERAL>FLAT");
+        assertThat(encodings(Kind.DOUBLE, "2.2", Shape.FRESH, Map.of("lance-encoding:compression", "zstd"))).contains("values=GENERAL>FLAT");
+        assertThat(encodings(Kind.DOUBLE, "2.2", Shape.FRESH, Map.of("lance-encoding:structural-encoding", "fullzip"))).isEqualTo("FULL_ZIP_LAYOUT(values=FLAT)");
+
+        assertThat(encodings(Kind.BIGINT, "2.1", Shape.LOW_CARDINALITY, Map.of())).contains("values=RLE>");
+        assertThat(encodings(Kind.BIGINT, "2.1", Shape.LOW_CARDINALITY, Map.of("lance-encoding:rle-threshold", "0.01"))).contains("values=FLAT");
+        assertThat(encodings(Kind.BIGINT, "2.1", Shape.LOW_CARDINALITY, Map.of("lance-encoding:compression", "none"))).contains("values=FLAT");
+
+        assertThat(encodings(Kind.VARCHAR, "2.2", Shape.LOW_CARDINALITY, Map.of())).contains("dictionary=GENERAL>VARIABLE");
+        assertThat(encodings(Kind.VARCHAR, "2.2", Shape.LOW_CARDINALITY, Map.of("lance-encoding:dict-values-compression", "none"))).contains("dictionary=VARIABLE");
+        assertThat(encodings(Kind.VARCHAR, "2.2", Shape.LOW_CARDINALITY, Map.of("lance-encoding:dict-divisor", "100000"))).doesNotContain("dictionary=");
+        assertThat(encodings(Kind.VARCHAR, "2.1", Shape.RUNS, Map.of("lance-encoding:dict-size-ratio", "1.0"))).contains("dictionary=");
+        assertThat(encodings(Kind.VARCHAR, "2.1", Shape.LOW_CARDINALITY, Map.of("lance-encoding:compression", "lz4"))).contains("values=GENERAL>BYTE_STREAM_SPLIT");
+    }
+
+    private String encodings(Kind kind, String version, Shape shape, Map<String, String> metadata)
+            throws Exception
+    {
+        Case testCase = new Case(0, kind, version, Nulls.SOME, shape, Magnitude.SIGNED, Length.MEDIUM, 10, 5000, 1, metadata);
+        Path path = directory.resolve("knobs-%s-%s-%s-%s.lance".formatted(kind, version, shape, metadata.hashCode()));
+        write(path, testCase, field(testCase), generate(testCase, new Random(kind.ordinal() * 10 + shape.ordinal())));
+        return describe(LanceFileMetadata.read(inputFile(path)).columns().getFirst());
+    }
+
     private static Case randomCase(long seed)
     {
         Random random = new Random(seed);
@@ -188,28 +223,44 @@ class TestDifferentialDecoding
         Magnitude magnitude = pick(random, Magnitude.values());
         Length length = pick(random, Length.values());
         int precision = kind == Kind.SHORT_DECIMAL ? 1 + random.nextInt(18) : 19 + random.nextInt(20);
-        int rows = switch (random.nextInt(10)) {
+        int rows = switch (random.nextInt(11)) {
             case 0 -> 1 + random.nextInt(5);
+            // around chunk sizes (bit-packing blocks of 1024, miniblock chunks of up to 4096 and more values)
+            case 10 -> pick(random, 1024, 2048, 4096, 8192, 16384, 32768) + random.nextInt(3) - 1;
             case 1, 2, 3 -> 1 + random.nextInt(1500);
             case 4, 5, 6, 7 -> 1000 + random.nextInt(9000);
             default -> 10_000 + random.nextInt(kind == Kind.VECTOR || length == Length.LONG ? 5_000 : 40_000);
         };
         int batches = 1 + random.nextInt(Math.min(3, rows));
+        // knobs independently, so they also meet: e.g. bss only matters with general compression
         Map<String, String> metadata = new LinkedHashMap<>();
-        switch (random.nextInt(8)) {
-            case 0, 1 -> {} // the writer's defaults
-            case 2 -> metadata.put("lance-encoding:compression", pick(random, "lz4", "zstd", "none"));
-            case 3 -> {
-                metadata.put("lance-encoding:compression", "zstd");
+        if (random.nextInt(3) == 0) {
+            String compression = pick(random, "lz4", "zstd", "none");
+            metadata.put("lance-encoding:compression", compression);
+            if (compression.equals("zstd") && random.nextBoolean()) {
                 metadata.put("lance-encoding:compression-level", String.valueOf(1 + random.nextInt(19)));
             }
-            case 4 -> metadata.put("lance-encoding:rle-threshold", pick(random, "0.01", "0.5", "0.9", "1.0"));
-            case 5 -> metadata.put("lance-encoding:dict-divisor", pick(random, "1", "2", "10", "100000"));
-            case 6 -> metadata.put("lance-encoding:structural-encoding", pick(random, "miniblock", "fullzip"));
-            default -> {
-                metadata.put("lance-encoding:compression", pick(random, "lz4", "zstd"));
-                metadata.put("lance-encoding:bss", pick(random, "on", "off", "auto"));
-            }
+        }
+        if (random.nextInt(6) == 0) {
+            metadata.put("lance-encoding:bss", pick(random, "on", "off", "auto"));
+        }
+        if (random.nextInt(6) == 0) {
+            metadata.put("lance-encoding:rle-threshold", pick(random, "0.01", "0.5", "0.9", "1.0"));
+        }
+        if (random.nextInt(6) == 0) {
+            metadata.put("lance-encoding:dict-divisor", pick(random, "1", "2", "10", "100000"));
+        }
+        if (random.nextInt(10) == 0) {
+            metadata.put("lance-encoding:dict-size-ratio", pick(random, "0.01", "0.5", "1.0"));
+        }
+        if (random.nextInt(10) == 0) {
+            metadata.put("lance-encoding:dict-values-compression", pick(random, "lz4", "zstd", "none"));
+        }
+        if (random.nextInt(8) == 0) {
+            metadata.put("lance-encoding:structural-encoding", pick(random, "miniblock", "fullzip"));
+        }
+        if (random.nextInt(10) == 0) {
+            metadata.put("lance-encoding:minichunk-size", pick(random, "512", "4096", "65536"));
         }
         return new Case(seed, kind, version, nulls, shape, magnitude, length, precision, rows, batches, Map.copyOf(metadata));
     }
@@ -269,8 +320,10 @@ class TestDifferentialDecoding
                 int count = random.nextInt(rows - start + 1);
                 ranges.add(new int[] {start, count});
             }
-            // the last row alone, and a short range at a page boundary if there is one
+            // the last row alone, a range from a multiple of 1024 (where chunks start), and one at a page boundary if there is one
             ranges.add(new int[] {rows - 1, 1});
+            int chunkStart = Math.min(rows - 1, 1024 * random.nextInt(rows / 1024 + 1));
+            ranges.add(new int[] {chunkStart, random.nextInt(rows - chunkStart + 1)});
             if (lanceColumn.pages().size() > 1) {
                 int boundary = (int) lanceColumn.pages().getFirst().rows();
                 int start = Math.max(0, boundary - 2);
