@@ -27,8 +27,9 @@ import static java.lang.Math.toIntExact;
 final class MiniBlockPageDecoder
 {
     private static final int ALIGNMENT = 8;
-    // a chunk's value count is a power of two of at most 2^15 (a 4-bit exponent); the last chunk holds no more
-    private static final int MAX_CHUNK_VALUES = 1 << 15;
+    // a chunk's value count is a power of two of at most 2^15 (a 4-bit exponent) and the last chunk holds no more;
+    // the bound keeps twice that as a margin, it only has to stop a lying item count from sizing an allocation
+    private static final int MAX_CHUNK_VALUES = 1 << 16;
 
     private MiniBlockPageDecoder() {}
 
