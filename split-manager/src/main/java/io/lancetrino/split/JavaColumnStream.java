@@ -52,6 +52,7 @@ final class JavaColumnStream
     private final LanceSplit split;
     private final LanceDataFile file;
     private final int outputColumn;
+    private final String columnName;
     private final Type type;
     private final LanceColumn column;
     private final CachingInput input;
@@ -65,11 +66,12 @@ final class JavaColumnStream
     private int offset;
     private ColumnStream delegate;
 
-    JavaColumnStream(LanceSplit split, LanceDataFile file, int outputColumn, Type type, LanceColumn column, CachingInput input, List<Range> ranges, int batchRows, Fallback fallback)
+    JavaColumnStream(LanceSplit split, LanceDataFile file, int outputColumn, String columnName, Type type, LanceColumn column, CachingInput input, List<Range> ranges, int batchRows, Fallback fallback)
     {
         this.split = requireNonNull(split, "split is null");
         this.file = requireNonNull(file, "file is null");
         this.outputColumn = outputColumn;
+        this.columnName = requireNonNull(columnName, "columnName is null");
         this.type = requireNonNull(type, "type is null");
         this.column = requireNonNull(column, "column is null");
         this.input = requireNonNull(input, "input is null");
@@ -205,7 +207,8 @@ final class JavaColumnStream
             return;
         }
         catch (IOException | RuntimeException e) {
-            throw SplitFileReaders.unreadable(split, file, e);
+            // a damaged page: name the column, the reader's message names its physical column and page
+            throw SplitFileReaders.unreadable(split, file, columnName, e);
         }
         current = parts.size() == 1 ? parts.getFirst() : concat(parts, rows);
         currentRows = rows;

@@ -236,6 +236,7 @@ public final class LancePageSource
                 split,
                 plan.file(),
                 plan.columns().get(channel),
+                handle.name(),
                 handle.type(),
                 javaFile.get().metadata().columns().get(physicalColumn.getAsInt()),
                 new CachingInput(javaFile.get().file()),

@@ -55,6 +55,11 @@ final class SplitFileReaders
         return new TrinoException(LANCE_BAD_DATA, "Table %s, fragment %s: cannot read data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), cause.getMessage()), cause);
     }
 
+    static TrinoException unreadable(LanceSplit split, LanceDataFile file, String column, Exception cause)
+    {
+        return new TrinoException(LANCE_BAD_DATA, "Table %s, fragment %s: cannot read column %s of data file %s: %s".formatted(split.table(), split.fragmentId(), column, file.location(), cause.getMessage()), cause);
+    }
+
     /**
      * The SDK's file reader counts the children of a packed struct as columns, so it would read another column's data
      * (or abort inside native code) for a column stored after one; refused instead of read wrongly.

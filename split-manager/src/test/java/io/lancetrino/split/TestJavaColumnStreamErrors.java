@@ -39,7 +39,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * What the page source's Java column stream makes of a damaged data file: a TrinoException with LANCE_BAD_DATA that
- * names the table, the file and the column and page, not the SDK fallback (which is for valid but undecoded pages).
+ * names the table, the file, the column (and its physical column and page), not the SDK fallback (which is for valid but undecoded pages).
  */
 class TestJavaColumnStreamErrors
 {
@@ -104,7 +104,7 @@ class TestJavaColumnStreamErrors
         assertThatThrownBy(stream::available)
                 .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(LANCE_BAD_DATA.toErrorCode()))
                 .hasMessageContaining("Table t, fragment 3")
-                .hasMessageContaining("local:///damaged.lance")
+                .hasMessageContaining("column x of data file local:///damaged.lance")
                 .hasMessageContaining("column 0 page 0 is corrupt");
         stream.close();
     }
@@ -143,7 +143,7 @@ class TestJavaColumnStreamErrors
         LanceColumn column = LanceFileMetadata.read(file).columns().getFirst();
         LanceDataFile dataFile = new LanceDataFile(file.location().toString(), List.of(0), List.of(0), 2, 1);
         LanceSplit split = new LanceSplit("t", 3, List.of(dataFile), 0, ROWS, Optional.empty(), ROWS, 0, new LanceSplit.DatasetVersion(directory.toString(), 1, false));
-        return new JavaColumnStream(split, dataFile, 0, type, column, new CachingInput(file), List.of(Range.of(0, ROWS)), 1024, fallback);
+        return new JavaColumnStream(split, dataFile, 0, "x", type, column, new CachingInput(file), List.of(Range.of(0, ROWS)), 1024, fallback);
     }
 
     private Path write(String name)
