@@ -154,6 +154,10 @@ class TestDifferentialDecoding
         for (int i = 0; i < cases; i++) {
             // with one case the seed is the case's own, so a printed case seed replays exactly that case
             long caseSeed = cases == 1 ? seed : random.nextLong();
+            if (i == 0 && cases > 1) {
+                // the first case makes several pages
+                caseSeed -= Math.floorMod(caseSeed, 50);
+            }
             Case testCase = randomCase(caseSeed);
             try {
                 runCase(testCase, i);
@@ -169,8 +173,7 @@ class TestDifferentialDecoding
         if (cases >= DEFAULT_CASES) {
             // the generator really reaches each piece of the reader: a change to it (or to the writer) that loses one shows up here
             String seen = String.join(" ", encodingsSeen);
-            // (several pages take over 32 MiB of a column, too slow here: TestLanceColumnReader.readsAcrossPages covers them)
-            for (String expected : List.of("FULL_ZIP_LAYOUT", "CONSTANT_LAYOUT", "dictionary=", "values=RLE", "INLINE_BITPACKING", "OUT_OF_LINE_BITPACKING", "def=", "FSST", "GENERAL", "BYTE_STREAM_SPLIT", "large")) {
+            for (String expected : List.of("FULL_ZIP_LAYOUT", "CONSTANT_LAYOUT", "dictionary=", "values=RLE", "INLINE_BITPACKING", "OUT_OF_LINE_BITPACKING", "def=", "FSST", "GENERAL", "BYTE_STREAM_SPLIT", "large", " pages=")) {
                 assertThat(seen).as("encodings seen").contains(expected);
             }
             assertThat(decoded).isGreaterThan(unsupported);
@@ -216,14 +219,17 @@ class TestDifferentialDecoding
     private static Case randomCase(long seed)
     {
         Random random = new Random(seed);
-        Kind kind = pick(random, Kind.values());
+        // ~11 MB of long strings in 10 batches: the writer then starts new pages (about every 8 MB, at a batch
+        // boundary; one batch of any size stays one page below 32 MiB). Slow, so one case in 50, told by the seed alone
+        boolean manyPages = Math.floorMod(seed, 50) == 0;
+        Kind kind = manyPages ? pick(random, Kind.VARCHAR, Kind.VARBINARY) : pick(random, Kind.values());
         String version = random.nextInt(20) == 0 ? "2.0" : random.nextBoolean() ? "2.1" : "2.2";
-        Nulls nulls = pick(random, Nulls.values());
-        Shape shape = pick(random, Shape.values());
+        Nulls nulls = manyPages ? pick(random, Nulls.NONE, Nulls.SOME) : pick(random, Nulls.values());
+        Shape shape = manyPages ? Shape.FRESH : pick(random, Shape.values());
         Magnitude magnitude = pick(random, Magnitude.values());
-        Length length = pick(random, Length.values());
+        Length length = manyPages ? Length.LONG : pick(random, Length.values());
         int precision = kind == Kind.SHORT_DECIMAL ? 1 + random.nextInt(18) : 19 + random.nextInt(20);
-        int rows = switch (random.nextInt(11)) {
+        int rows = manyPages ? 16_000 : switch (random.nextInt(11)) {
             case 0 -> 1 + random.nextInt(5);
             // around chunk sizes (bit-packing blocks of 1024, miniblock chunks of up to 4096 and more values)
             case 10 -> pick(random, 1024, 2048, 4096, 8192, 16384, 32768) + random.nextInt(3) - 1;
@@ -231,7 +237,7 @@ class TestDifferentialDecoding
             case 4, 5, 6, 7 -> 1000 + random.nextInt(9000);
             default -> 10_000 + random.nextInt(kind == Kind.VECTOR || length == Length.LONG ? 5_000 : 40_000);
         };
-        int batches = 1 + random.nextInt(Math.min(3, rows));
+        int batches = manyPages ? 10 : 1 + random.nextInt(Math.min(3, rows));
         // knobs independently, so they also meet: e.g. bss only matters with general compression
         Map<String, String> metadata = new LinkedHashMap<>();
         if (random.nextInt(3) == 0) {
