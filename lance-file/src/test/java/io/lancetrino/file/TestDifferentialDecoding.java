@@ -79,8 +79,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  * Seeded differential test of the Java reader against the Lance SDK: random columns (every type the reader decodes,
  * nested ones too, each null pattern, value shapes that do and do not trigger dictionaries, RLE, bit-packing, FullZip,
  * constant pages) written by the SDK's {@link LanceFileWriter} with random encoding knobs (field metadata
- * {@code lance-encoding:*}, page size), then read by {@link LanceColumnReader} over random row ranges and compared value
- * by value, null by null, with what the SDK's {@link LanceFileReader} reads. Throwing
+ * {@code lance-encoding:*}, batches, now and then enough data for several pages), then read by
+ * {@link LanceColumnReader} over random row ranges and compared value by value, null by null, with what the SDK's
+ * {@link LanceFileReader} reads. Throwing
  * {@link UnsupportedLanceEncodingException} is acceptable (the page source falls back to the SDK); a wrong value, a
  * wrong null or any other exception is a failure, reported with the seed and the case.
  *
