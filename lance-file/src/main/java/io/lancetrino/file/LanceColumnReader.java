@@ -67,6 +67,10 @@ public final class LanceColumnReader
         PageLayout layout = page.layout();
         checkItems(where, layout, page);
         try {
+            if (FixedSizeListDecoder.isFixedSizeList(layout)) {
+                // vectors: fixed-size lists of fixed-width values, in MiniBlock or FullZip pages
+                return FixedSizeListDecoder.decode(where, layout, readBuffers(input, page), type, from, to);
+            }
             return switch (layout.getLayoutCase()) {
                 case MINI_BLOCK_LAYOUT -> MiniBlockPageDecoder.decode(where, layout.getMiniBlockLayout(), readBuffers(input, page), type, from, to);
                 case FULL_ZIP_LAYOUT -> FullZipPageDecoder.decode(where, layout.getFullZipLayout(), readBuffers(input, page), type, from, to);
