@@ -8,6 +8,7 @@ import io.lancetrino.split.arrow.TrinoTypes;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.block.ValueBlock;
+import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.BigintType;
 import io.trino.spi.type.BooleanType;
 import io.trino.spi.type.DateType;
@@ -82,17 +83,16 @@ final class JavaColumnStream
     }
 
     /**
-     * The physical column of a 2.1+ file that stores the handle's values as a flat leaf whose stored values are the
-     * Trino type's values as they are (no unit, width or sign conversion, which only the Arrow path does), or empty
-     * when the SDK must read it.
+     * The physical column of a 2.1+ file that stores the handle's values as a flat leaf (or a vector: a fixed-size
+     * list of signed integers or floats, a single leaf too) whose stored values are the Trino type's values as they
+     * are (no unit, width or sign conversion, which only the Arrow path does), or empty when the SDK must read it.
      */
     static OptionalInt physicalColumn(LanceDataFile file, LanceColumnHandle handle, Field fileField)
     {
         if (file.parentsHaveColumns() || handle.subtreeFieldIds().size() != 1 || file.blobFieldIds().contains(handle.fieldId()) || file.packedFieldIds().contains(handle.fieldId())) {
             return OptionalInt.empty();
         }
-        if (!fileField.getChildren().isEmpty() || fileField.getDictionary() != null || fileField.getMetadata().containsKey("ARROW:extension:name")
-                || !storedAsIs(fileField.getType(), handle.type())) {
+        if (fileField.getDictionary() != null || fileField.getMetadata().containsKey("ARROW:extension:name") || !storedAsIs(fileField, handle.type())) {
             return OptionalInt.empty();
         }
         int index = file.fieldIds().indexOf(handle.fieldId());
@@ -101,6 +101,22 @@ final class JavaColumnStream
         }
         int physical = file.columnIndices().isEmpty() ? index : file.columnIndices().get(index);
         return physical < 0 ? OptionalInt.empty() : OptionalInt.of(physical);
+    }
+
+    private static boolean storedAsIs(Field field, Type type)
+    {
+        if (field.getType() instanceof ArrowType.FixedSizeList) {
+            // vectors: one leaf column of signed integers or floats, decoded into array blocks
+            return type instanceof ArrayType arrayType && field.getChildren().size() == 1 && isVectorElement(field.getChildren().getFirst(), arrayType.getElementType());
+        }
+        return field.getChildren().isEmpty() && storedAsIs(field.getType(), type);
+    }
+
+    private static boolean isVectorElement(Field element, Type type)
+    {
+        boolean numeric = element.getType() instanceof ArrowType.Int || element.getType() instanceof ArrowType.FloatingPoint;
+        return numeric && element.getChildren().isEmpty() && element.getDictionary() == null && !element.getMetadata().containsKey("ARROW:extension:name")
+                && storedAsIs(element.getType(), type);
     }
 
     private static boolean storedAsIs(ArrowType arrowType, Type type)
