@@ -7,6 +7,7 @@ import io.lancetrino.file.proto.encodings.FixedSizeList;
 import io.lancetrino.file.proto.encodings.FullZipLayout;
 import io.lancetrino.file.proto.encodings.MiniBlockLayout;
 import io.lancetrino.file.proto.encodings.PageLayout;
+import io.trino.filesystem.TrinoInput;
 import io.trino.spi.block.ArrayBlock;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.ByteArrayBlock;
@@ -17,6 +18,7 @@ import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.BooleanType;
 import io.trino.spi.type.Type;
 
+import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 
@@ -31,7 +33,7 @@ import static java.lang.Math.toIntExact;
  * items are nullable) by an LSB-first validity bitmap of the row's items. A null row is a def level and keeps its
  * (zeroed) values in the page. Narrow vectors (under 256 bytes) sit in MiniBlock chunks, with the item bitmap of the
  * whole chunk as a buffer of its own in front of the values; wider ones in FullZip pages of fixed-size records
- * (def level byte, item bitmap, values) without a record index. The element block wraps one bulk copy of the values;
+ * (def level byte, item bitmap, values) without a record index, so only the wanted records are read. The element block wraps one bulk copy of the values;
  * null rows are left out of it, as Trino wants null arrays empty.
  */
 final class FixedSizeListDecoder
@@ -50,11 +52,17 @@ final class FixedSizeListDecoder
         };
     }
 
-    static Block decode(String where, PageLayout layout, List<Slice> buffers, Type type, int from, int to)
+    /**
+     * Decodes rows {@code [from, to)} of a page. A FullZip page of vectors has fixed-size records, so only the
+     * wanted records are read, not the whole page (up to 32 MiB).
+     */
+    static Block decode(String where, TrinoInput input, LancePage page, Type type, int from, int to)
+            throws IOException
     {
+        PageLayout layout = page.layout();
         return switch (layout.getLayoutCase()) {
-            case MINI_BLOCK_LAYOUT -> decodeMiniBlock(where, layout.getMiniBlockLayout(), buffers, type, from, to);
-            case FULL_ZIP_LAYOUT -> decodeFullZip(where, layout.getFullZipLayout(), buffers, type, from, to);
+            case MINI_BLOCK_LAYOUT -> decodeMiniBlock(where, layout.getMiniBlockLayout(), LanceColumnReader.readBuffers(input, page), type, from, to);
+            case FULL_ZIP_LAYOUT -> decodeFullZip(where, layout.getFullZipLayout(), input, page, type, from, to);
             default -> throw new UnsupportedLanceEncodingException(where + ": fixed-size lists in " + layout.getLayoutCase());
         };
     }
@@ -190,7 +198,8 @@ final class FixedSizeListDecoder
         return builder.build();
     }
 
-    private static Block decodeFullZip(String where, FullZipLayout layout, List<Slice> buffers, Type type, int from, int to)
+    private static Block decodeFullZip(String where, FullZipLayout layout, TrinoInput input, LancePage page, Type type, int from, int to)
+            throws IOException
     {
         if (layout.getBitsRep() != 0) {
             throw new UnsupportedLanceEncodingException(where + ": repetition levels (lists) are not decoded");
@@ -207,15 +216,19 @@ final class FixedSizeListDecoder
         int controlBytes = (toIntExact(layout.getBitsDef()) + 7) / 8;
         int validityBytes = shape.validityBytes();
         int stride = controlBytes + recordBits / 8;
-        Slice data = buffers.get(0);
+        if (page.bufferSizes().isEmpty() || page.bufferSizes().getFirst() < (long) to * stride) {
+            throw new IllegalStateException(where + ": FullZip buffer of %s bytes holds no %s records of %s bytes".formatted(page.bufferSizes(), to, stride));
+        }
         int count = to - from;
+        // no record index for fixed-size records: record i starts at i * stride
+        Slice data = input.readFully(page.bufferPositions().getFirst() + (long) from * stride, toIntExact((long) count * stride));
         VectorBuilder builder = new VectorBuilder(shape, count, controlBytes > 0);
         if (controlBytes == 0 && validityBytes == 0) {
             // nothing but the values, back to back: one copy
-            builder.appendVectors(data, from * stride, null, 0, count);
+            builder.appendVectors(data, 0, null, 0, count);
             return builder.build();
         }
-        int position = from * stride;
+        int position = 0;
         for (int i = 0; i < count; i++) {
             if (controlBytes > 0 && readUnsigned(data, position, controlBytes) != 0) {
                 builder.appendNull();

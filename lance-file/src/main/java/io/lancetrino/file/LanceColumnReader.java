@@ -69,7 +69,7 @@ public final class LanceColumnReader
         try {
             if (FixedSizeListDecoder.isFixedSizeList(layout)) {
                 // vectors: fixed-size lists of fixed-width values, in MiniBlock or FullZip pages
-                return FixedSizeListDecoder.decode(where, layout, readBuffers(input, page), type, from, to);
+                return FixedSizeListDecoder.decode(where, input, page, type, from, to);
             }
             return switch (layout.getLayoutCase()) {
                 case MINI_BLOCK_LAYOUT -> MiniBlockPageDecoder.decode(where, layout.getMiniBlockLayout(), readBuffers(input, page), type, from, to);
@@ -136,7 +136,7 @@ public final class LanceColumnReader
         };
     }
 
-    private static List<Slice> readBuffers(TrinoInput input, LancePage page)
+    static List<Slice> readBuffers(TrinoInput input, LancePage page)
             throws IOException
     {
         ImmutableList.Builder<Slice> buffers = ImmutableList.builder();
