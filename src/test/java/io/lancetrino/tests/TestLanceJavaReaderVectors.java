@@ -36,7 +36,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class TestLanceJavaReaderVectors
         extends AbstractTestQueryFramework
 {
-    private static final int ROWS = 3000;
+    private static final int ROWS = 2000;
     private static final int DIMENSION = 768;
     private static final List<String> COLUMNS = List.of("id", "emb", "wide", "small", "d4", "i8", "i64");
 
