@@ -1,6 +1,7 @@
 package io.lancetrino.file;
 
 import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoInput;
 import io.trino.filesystem.TrinoInputFile;
 import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.spi.block.ArrayBlock;
@@ -29,6 +30,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -169,6 +171,47 @@ class TestFixedSizeListColumns
                 assertThat(length).isEqualTo(block.isNull(i) ? 0 : dimension);
             }
         }
+    }
+
+    @Test
+    void readsOnlyTheWantedRecordsOfFullZipPages()
+            throws Exception
+    {
+        // fixed-size records: 10 rows of a 768-dim page cost 10 records, not the page's 3 MiB
+        List<Vectors> columns = List.of(new Vectors("emb", 768, float32(), REAL, Nulls.ROWS));
+        Path path = directory.resolve("ranged.lance");
+        write(path, "2.2", columns, 1000, 1);
+        TrinoInputFile file = inputFile(path);
+        LanceColumn column = LanceFileMetadata.read(file).columns().getFirst();
+        int record = 1 + 768 * 4;
+        assertThat(column.pages().getFirst().bufferSizes()).containsExactly(1000L * record);
+        long[] bytesRead = new long[1];
+        try (TrinoInput input = file.newInput()) {
+            TrinoInput counting = new TrinoInput()
+            {
+                @Override
+                public void readFully(long position, byte[] buffer, int bufferOffset, int bufferLength)
+                        throws IOException
+                {
+                    bytesRead[0] += bufferLength;
+                    input.readFully(position, buffer, bufferOffset, bufferLength);
+                }
+
+                @Override
+                public int readTail(byte[] buffer, int bufferOffset, int bufferLength)
+                        throws IOException
+                {
+                    bytesRead[0] += bufferLength;
+                    return input.readTail(buffer, bufferOffset, bufferLength);
+                }
+
+                @Override
+                public void close() {}
+            };
+            Block block = LanceColumnReader.read(counting, column, new ArrayType(REAL), 500, 10);
+            assertThat(values(block, new ArrayType(REAL))).isEqualTo(SdkFiles.readColumn(path, allocator, "emb").subList(500, 510));
+        }
+        assertThat(bytesRead[0]).isEqualTo(10L * record);
     }
 
     @Test
