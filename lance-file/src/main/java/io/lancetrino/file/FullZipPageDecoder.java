@@ -42,8 +42,10 @@ final class FullZipPageDecoder
             fsst = new FsstDecoder(values.getFsst().getSymbolTable().toByteArray());
             values = values.getFsst().getValues();
         }
+        // a variable packed struct keeps each row's fields in its record, split by PackedStructReader
+        boolean packedRows = values.hasVariablePackedStruct();
         // per-value general compression is not decoded yet
-        if (!values.hasVariable() || values.getVariable().hasValues() || !values.getVariable().getOffsets().hasFlat() || values.getVariable().getOffsets().getFlat().hasData()) {
+        if (!packedRows && (!values.hasVariable() || values.getVariable().hasValues() || !values.getVariable().getOffsets().hasFlat() || values.getVariable().getOffsets().getFlat().hasData())) {
             throw new UnsupportedLanceEncodingException(where + ": FullZip value compression " + values.getCompressionCase() + " is not decoded");
         }
         int lengthBytes = toIntExact(layout.getBitsPerOffset()) / 8;

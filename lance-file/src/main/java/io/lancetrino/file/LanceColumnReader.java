@@ -11,6 +11,7 @@ import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.block.RunLengthEncodedBlock;
 import io.trino.spi.block.ValueBlock;
+import io.trino.spi.block.VariableWidthBlock;
 import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.Type;
 
@@ -120,7 +121,8 @@ public final class LanceColumnReader
         Block single = switch (PageBlocks.kind(type)) {
             case FIXED -> PageBlocks.fixed(type, new long[] {inlineFixed(where, value)}, 0, 1, Optional.empty());
             case FIXED_128 -> PageBlocks.fixed128((DecimalType) type, new long[] {value.getLong(0), value.getLong(8)}, 0, 1, Optional.empty());
-            case VARIABLE -> throw new UnsupportedLanceEncodingException(where + ": inline constant for variable-width type " + type);
+            // only fixed-width values are inlined: fixed-size binary or a packed struct's row, read as their bytes
+            case VARIABLE -> new VariableWidthBlock(1, value, new int[] {0, value.length()}, Optional.empty());
         };
         return RunLengthEncodedBlock.create(single, count);
     }

@@ -217,6 +217,10 @@ public final class ValueDecoders
         if (encoding.hasGeneral()) {
             return decodeVariable(encoding.getGeneral().getValues(), BufferDecompressor.decompress(encoding.getGeneral().getCompression(), data), count);
         }
+        if (encoding.hasFlat() || encoding.hasPackedStruct()) {
+            // fixed-size binary, or the rows of a packed struct (its fields' bytes side by side), as bytes of one width
+            return FixedWidthBytes.decode(encoding.hasFlat() ? encoding : encoding.getPackedStruct().getValues(), data, count);
+        }
         if (!encoding.hasVariable()) {
             throw unsupported(encoding);
         }
