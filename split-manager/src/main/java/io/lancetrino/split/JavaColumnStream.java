@@ -2,29 +2,13 @@ package io.lancetrino.split;
 
 import com.google.common.collect.ImmutableList;
 import io.lancetrino.file.LanceColumn;
-import io.lancetrino.file.LanceColumnReader;
 import io.lancetrino.file.UnsupportedLanceEncodingException;
-import io.lancetrino.split.arrow.TrinoTypes;
+import io.lancetrino.split.arrow.StoredConversions;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.block.ValueBlock;
 import io.trino.spi.type.ArrayType;
-import io.trino.spi.type.BigintType;
-import io.trino.spi.type.BooleanType;
-import io.trino.spi.type.DateType;
-import io.trino.spi.type.DecimalType;
-import io.trino.spi.type.DoubleType;
-import io.trino.spi.type.IntegerType;
-import io.trino.spi.type.RealType;
-import io.trino.spi.type.SmallintType;
-import io.trino.spi.type.TimestampType;
-import io.trino.spi.type.TinyintType;
 import io.trino.spi.type.Type;
-import io.trino.spi.type.VarbinaryType;
-import io.trino.spi.type.VarcharType;
-import org.apache.arrow.vector.types.DateUnit;
-import org.apache.arrow.vector.types.FloatingPointPrecision;
-import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.lance.util.Range;
@@ -32,7 +16,9 @@ import org.lance.util.Range;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.UnaryOperator;
 
 import static java.util.Objects.requireNonNull;
 
@@ -55,6 +41,7 @@ final class JavaColumnStream
     private final int outputColumn;
     private final String columnName;
     private final Type type;
+    private final StoredConversions.Conversion conversion;
     private final LanceColumn column;
     private final CachingInput input;
     private final List<Range> ranges;
@@ -67,13 +54,14 @@ final class JavaColumnStream
     private int offset;
     private ColumnStream delegate;
 
-    JavaColumnStream(LanceSplit split, LanceDataFile file, int outputColumn, String columnName, Type type, LanceColumn column, CachingInput input, List<Range> ranges, int batchRows, Fallback fallback)
+    JavaColumnStream(LanceSplit split, LanceDataFile file, int outputColumn, String columnName, Type type, StoredConversions.Conversion conversion, LanceColumn column, CachingInput input, List<Range> ranges, int batchRows, Fallback fallback)
     {
         this.split = requireNonNull(split, "split is null");
         this.file = requireNonNull(file, "file is null");
         this.outputColumn = outputColumn;
         this.columnName = requireNonNull(columnName, "columnName is null");
         this.type = requireNonNull(type, "type is null");
+        this.conversion = requireNonNull(conversion, "conversion is null");
         this.column = requireNonNull(column, "column is null");
         this.input = requireNonNull(input, "input is null");
         this.ranges = ImmutableList.copyOf(ranges);
@@ -83,16 +71,17 @@ final class JavaColumnStream
     }
 
     /**
-     * The physical column of a 2.1+ file that stores the handle's values as a flat leaf (or a vector: a fixed-size
-     * list of signed integers or floats, a single leaf too) whose stored values are the Trino type's values as they
-     * are (no unit, width or sign conversion, which only the Arrow path does), or empty when the SDK must read it.
+     * The physical column of a 2.1+ file that stores the handle's values as one column the Java reader reads (a flat
+     * leaf or a packed struct, whose stored values {@link StoredConversions} converts to the Trino type, or a vector: a
+     * fixed-size list of signed integers or floats of the array's element type), or empty when the SDK must read it.
      */
     static OptionalInt physicalColumn(LanceDataFile file, LanceColumnHandle handle, Field fileField)
     {
-        if (file.parentsHaveColumns() || handle.subtreeFieldIds().size() != 1 || file.blobFieldIds().contains(handle.fieldId()) || file.packedFieldIds().contains(handle.fieldId())) {
+        boolean packed = file.packedFieldIds().contains(handle.fieldId()) && StoredConversions.isPackedStruct(fileField);
+        if (file.parentsHaveColumns() || (handle.subtreeFieldIds().size() != 1 && !packed) || file.blobFieldIds().contains(handle.fieldId())) {
             return OptionalInt.empty();
         }
-        if (fileField.getDictionary() != null || fileField.getMetadata().containsKey("ARROW:extension:name") || !storedAsIs(fileField, handle.type())) {
+        if (conversion(handle, fileField).isEmpty()) {
             return OptionalInt.empty();
         }
         int index = file.fieldIds().indexOf(handle.fieldId());
@@ -103,43 +92,25 @@ final class JavaColumnStream
         return physical < 0 ? OptionalInt.empty() : OptionalInt.of(physical);
     }
 
-    private static boolean storedAsIs(Field field, Type type)
+    /** How the Java reader reads the column's stored values into its Trino type. */
+    static Optional<StoredConversions.Conversion> conversion(LanceColumnHandle handle, Field fileField)
     {
-        if (field.getType() instanceof ArrowType.FixedSizeList) {
-            // vectors: one leaf column of signed integers or floats, decoded into array blocks
-            return type instanceof ArrayType arrayType && field.getChildren().size() == 1 && isVectorElement(field.getChildren().getFirst(), arrayType.getElementType());
+        if (fileField.getType() instanceof ArrowType.FixedSizeList) {
+            // vectors: one leaf column of signed integers or floats, decoded into array blocks as they are
+            return isVector(fileField, handle.type()) ? Optional.of(new StoredConversions.Conversion(handle.type(), UnaryOperator.identity(), false)) : Optional.empty();
         }
-        return field.getChildren().isEmpty() && storedAsIs(field.getType(), type);
+        return StoredConversions.forField(fileField, handle.type());
     }
 
-    private static boolean isVectorElement(Field element, Type type)
+    private static boolean isVector(Field field, Type type)
     {
-        boolean numeric = element.getType() instanceof ArrowType.Int || element.getType() instanceof ArrowType.FloatingPoint;
+        if (!(type instanceof ArrayType arrayType) || field.getChildren().size() != 1 || field.getDictionary() != null) {
+            return false;
+        }
+        Field element = field.getChildren().getFirst();
+        boolean numeric = element.getType() instanceof ArrowType.Int integer && integer.getIsSigned() || element.getType() instanceof ArrowType.FloatingPoint;
         return numeric && element.getChildren().isEmpty() && element.getDictionary() == null && !element.getMetadata().containsKey("ARROW:extension:name")
-                && storedAsIs(element.getType(), type);
-    }
-
-    private static boolean storedAsIs(ArrowType arrowType, Type type)
-    {
-        return switch (arrowType) {
-            case ArrowType.Int integer when integer.getIsSigned() -> switch (integer.getBitWidth()) {
-                case 64 -> type == BigintType.BIGINT;
-                case 32 -> type == IntegerType.INTEGER;
-                case 16 -> type == SmallintType.SMALLINT;
-                case 8 -> type == TinyintType.TINYINT;
-                default -> false;
-            };
-            case ArrowType.FloatingPoint floating when floating.getPrecision() == FloatingPointPrecision.DOUBLE -> type == DoubleType.DOUBLE;
-            case ArrowType.FloatingPoint floating when floating.getPrecision() == FloatingPointPrecision.SINGLE -> type == RealType.REAL;
-            case ArrowType.Bool _ -> type == BooleanType.BOOLEAN;
-            case ArrowType.Date date when date.getUnit() == DateUnit.DAY -> type == DateType.DATE;
-            case ArrowType.Timestamp timestamp when timestamp.getUnit() == TimeUnit.MICROSECOND && timestamp.getTimezone() == null -> type.equals(TimestampType.TIMESTAMP_MICROS);
-            case ArrowType.Decimal decimal when decimal.getBitWidth() == 128 ->
-                    type instanceof DecimalType decimalType && decimalType.getPrecision() == decimal.getPrecision() && decimalType.getScale() == decimal.getScale();
-            case ArrowType.Utf8 _, ArrowType.LargeUtf8 _ -> type instanceof VarcharType && !TrinoTypes.isJson(type);
-            case ArrowType.Binary _, ArrowType.LargeBinary _ -> type == VarbinaryType.VARBINARY;
-            default -> false;
-        };
+                && StoredConversions.storedAsIs(element.getType(), arrayType.getElementType());
     }
 
     @Override
@@ -204,7 +175,7 @@ final class JavaColumnStream
                 Range range = ranges.get(rangeIndex);
                 int count = Math.min(batchRows - rows, range.getEnd() - nextRow);
                 if (count > 0) {
-                    parts.add(LanceColumnReader.read(input, column, type, nextRow, count));
+                    parts.add(conversion.read(input, column, nextRow, count));
                     rows += count;
                     nextRow += count;
                 }

@@ -238,6 +238,7 @@ public final class LancePageSource
                 plan.columns().get(channel),
                 handle.name(),
                 handle.type(),
+                JavaColumnStream.conversion(handle, plan.fields().get(channel)).orElseThrow(),
                 javaFile.get().metadata().columns().get(physicalColumn.getAsInt()),
                 new CachingInput(javaFile.get().file()),
                 ranges,

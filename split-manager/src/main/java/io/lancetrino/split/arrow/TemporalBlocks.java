@@ -54,9 +54,27 @@ final class TemporalBlocks
 
     private static Block time(Type type, FieldVector vector, long[] values, int digits, long[] valid)
     {
-        if (!(type instanceof TimeType timeType) || timeType.getPrecision() < digits) {
+        if (!timeFits(type, digits)) {
             throw unsupported(type, vector);
         }
+        return time(values, valid, digits);
+    }
+
+    /** Whether counts of a unit with {@code digits} fractional digits read into {@code type} without rounding. */
+    static boolean timeFits(Type type, int digits)
+    {
+        return type instanceof TimeType timeType && timeType.getPrecision() >= digits;
+    }
+
+    static boolean timestampFits(Type type, int digits)
+    {
+        return (type instanceof TimestampType timestampType && timestampType.getPrecision() >= digits)
+                || (type instanceof TimestampWithTimeZoneType zonedType && zonedType.getPrecision() >= digits);
+    }
+
+    /** TIME values from counts of the unit (modified in place); the caller checked {@link #timeFits}. */
+    static Block time(long[] values, long[] valid, int digits)
+    {
         // TIME(p) is picoseconds of the day
         long factor = POWERS_OF_TEN[12 - digits];
         for (int i = 0; i < values.length; i++) {
@@ -66,6 +84,15 @@ final class TemporalBlocks
     }
 
     private static Block timestamp(Type type, FieldVector vector, long[] values, int digits, long[] valid)
+    {
+        if (!timestampFits(type, digits)) {
+            throw unsupported(type, vector);
+        }
+        return timestamp(type, values, digits, valid);
+    }
+
+    /** TIMESTAMP [WITH TIME ZONE] values from counts of the unit (modified in place); the caller checked {@link #timestampFits}. */
+    static Block timestamp(Type type, long[] values, int digits, long[] valid)
     {
         int count = values.length;
         switch (type) {
@@ -119,7 +146,7 @@ final class TemporalBlocks
                 }
                 return new Fixed12Block(count, optional(valid), fixed12);
             }
-            default -> throw unsupported(type, vector);
+            default -> throw new IllegalArgumentException("Cannot read timestamps with %s fractional digits as %s".formatted(digits, type));
         }
     }
 
