@@ -140,7 +140,7 @@ final class MiniBlockPageDecoder
         return switch (kind) {
             case FIXED -> PageBlocks.fixed(type, fixed, 0, count, isNull);
             case FIXED_128 -> PageBlocks.fixed128((DecimalType) type, fixed, 0, count, isNull);
-            case VARIABLE -> PageBlocks.variable(new VariableValues(concatenate(variableParts, offsets), offsets), 0, count, isNull);
+            case VARIABLE -> PageBlocks.variable(new VariableValues(concatenate(variableParts, offsets, nulls), offsets), 0, count, isNull);
         };
     }
 
@@ -184,8 +184,11 @@ final class MiniBlockPageDecoder
     /** The wanted values {@code [first, last)} of one chunk, which go to output position {@code out}. */
     private record VariablePart(VariableValues values, int first, int last, int out) {}
 
-    /** Copies the chunks' wanted bytes into one exactly sized buffer and fills in the output offsets. */
-    private static Slice concatenate(List<VariablePart> parts, int[] offsets)
+    /**
+     * Copies the chunks' wanted bytes into one exactly sized buffer and fills in the output offsets. Values that are
+     * null keep no bytes (fixed-width binary stores bytes for them too): Trino's block serde assumes nulls are empty.
+     */
+    private static Slice concatenate(List<VariablePart> parts, int[] offsets, boolean[] nulls)
     {
         int total = 0;
         for (VariablePart part : parts) {
@@ -195,16 +198,28 @@ final class MiniBlockPageDecoder
         int written = 0;
         for (VariablePart part : parts) {
             int[] chunkOffsets = part.values().offsets();
-            int start = chunkOffsets[part.first()];
-            int length = chunkOffsets[part.last()] - start;
-            part.values().data().getBytes(start, bytes, written, length);
-            int shift = written - start;
-            for (int i = part.first(); i < part.last(); i++) {
-                offsets[part.out() + i - part.first() + 1] = chunkOffsets[i + 1] + shift;
+            if (nulls == null) {
+                int start = chunkOffsets[part.first()];
+                int length = chunkOffsets[part.last()] - start;
+                part.values().data().getBytes(start, bytes, written, length);
+                int shift = written - start;
+                for (int i = part.first(); i < part.last(); i++) {
+                    offsets[part.out() + i - part.first() + 1] = chunkOffsets[i + 1] + shift;
+                }
+                written += length;
+                continue;
             }
-            written += length;
+            for (int i = part.first(); i < part.last(); i++) {
+                int position = part.out() + i - part.first();
+                if (!nulls[position]) {
+                    int length = chunkOffsets[i + 1] - chunkOffsets[i];
+                    part.values().data().getBytes(chunkOffsets[i], bytes, written, length);
+                    written += length;
+                }
+                offsets[position + 1] = written;
+            }
         }
-        return Slices.wrappedBuffer(bytes);
+        return Slices.wrappedBuffer(bytes, 0, written);
     }
 
     private static int align(int position)
