@@ -1,5 +1,6 @@
 package io.lancetrino.file;
 
+import io.airlift.slice.DynamicSliceOutput;
 import io.airlift.slice.Slice;
 import io.lancetrino.file.codec.FsstDecoder;
 import io.lancetrino.file.codec.VariableValues;
@@ -8,7 +9,6 @@ import io.lancetrino.file.proto.encodings.PageLayout;
 import io.lancetrino.file.proto.encodings.VariablePackedStruct;
 import io.trino.filesystem.TrinoInput;
 import io.trino.spi.block.Block;
-import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.block.RowBlock;
 import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.RowType;
@@ -50,9 +50,9 @@ public final class PackedStructReader
     {
         checkArgument(rowStart >= 0 && rowCount >= 0 && rowStart + rowCount <= column.rows(), "rows [%s, +%s) outside column of %s rows", rowStart, rowCount, column.rows());
         List<Type> fieldTypes = type.getTypeParameters();
-        List<BlockBuilder> fields = new ArrayList<>();
-        for (Type fieldType : fieldTypes) {
-            fields.add(fieldType.createBlockBuilder(null, rowCount));
+        FieldValues[] fields = new FieldValues[fieldTypes.size()];
+        for (int field = 0; field < fields.length; field++) {
+            fields[field] = new FieldValues(fieldTypes.get(field), rowCount);
         }
         boolean[] rowIsNull = new boolean[rowCount];
         int out = 0;
@@ -70,18 +70,79 @@ public final class PackedStructReader
                 Block rows = LanceColumnReader.read(input, new LanceColumn(column.index(), List.of(lancePage)), VARBINARY, from, count);
                 for (int row = 0; row < count; row++) {
                     if (rows.isNull(row)) {
+                        // a null row's fields are null too
                         rowIsNull[out + row] = true;
-                        fields.forEach(BlockBuilder::appendNull);
+                        for (FieldValues field : fields) {
+                            field.skip(out + row);
+                        }
                         continue;
                     }
-                    split(where, VARBINARY.getSlice(rows, row), layout, fieldTypes, fields);
+                    split(where, VARBINARY.getSlice(rows, row), layout, fields, out + row);
                 }
                 out += count;
             }
             pageStart = pageEnd;
         }
-        Block[] fieldBlocks = fields.stream().map(BlockBuilder::build).toArray(Block[]::new);
-        return RowBlock.fromNotNullSuppressedFieldBlocks(rowCount, PageBlocks.bitmap(Optional.of(rowIsNull), rowCount), fieldBlocks);
+        Optional<boolean[]> nulls = Optional.of(rowIsNull);
+        Block[] fieldBlocks = new Block[fields.length];
+        for (int field = 0; field < fields.length; field++) {
+            fieldBlocks[field] = fields[field].build(nulls, rowCount);
+        }
+        return RowBlock.fromNotNullSuppressedFieldBlocks(rowCount, PageBlocks.bitmap(nulls, rowCount), fieldBlocks);
+    }
+
+    /** The values of one field over the rows read, gathered before they become a block. */
+    private static final class FieldValues
+    {
+        private final Type type;
+        private final PageBlocks.Kind kind;
+        private final long[] fixed;
+        private final DynamicSliceOutput bytes;
+        private final int[] offsets;
+
+        FieldValues(Type type, int rows)
+        {
+            this.type = type;
+            this.kind = PageBlocks.kind(type);
+            this.fixed = switch (kind) {
+                case FIXED -> new long[rows];
+                case FIXED_128 -> new long[rows * 2];
+                case VARIABLE -> null;
+            };
+            this.bytes = kind == PageBlocks.Kind.VARIABLE ? new DynamicSliceOutput(rows * 8) : null;
+            this.offsets = kind == PageBlocks.Kind.VARIABLE ? new int[rows + 1] : null;
+        }
+
+        void add(int row, Slice data, int position, int length)
+        {
+            switch (kind) {
+                case FIXED -> fixed[row] = unsigned(data, position, length);
+                case FIXED_128 -> {
+                    fixed[row * 2] = data.getLong(position);
+                    fixed[row * 2 + 1] = data.getLong(position + 8);
+                }
+                case VARIABLE -> {
+                    bytes.writeBytes(data, position, length);
+                    offsets[row + 1] = bytes.size();
+                }
+            }
+        }
+
+        void skip(int row)
+        {
+            if (offsets != null) {
+                offsets[row + 1] = bytes.size();
+            }
+        }
+
+        Block build(Optional<boolean[]> nulls, int rows)
+        {
+            return switch (kind) {
+                case FIXED -> PageBlocks.fixed(type, fixed, 0, rows, nulls);
+                case FIXED_128 -> PageBlocks.fixed128((DecimalType) type, fixed, 0, rows, nulls);
+                case VARIABLE -> PageBlocks.variable(new VariableValues(bytes.slice(), offsets), 0, rows, nulls);
+            };
+        }
     }
 
     private static List<FieldLayout> layout(String where, PageLayout layout, List<Type> fieldTypes)
@@ -154,7 +215,8 @@ public final class PackedStructReader
                 case FIXED, FIXED_128 -> fixedBytes > 0 && fixedBytes * 8 == PageBlocks.storedBits(fieldType);
             };
             if (!fits) {
-                throw new IllegalArgumentException(where + ": packed field %s of %s bytes cannot be read as %s".formatted(field, fixedBytes, fieldType));
+                // e.g. booleans, which a packed row may store in a width of their own: the SDK reads them
+                throw new UnsupportedLanceEncodingException(where + ": packed field %s of %s bytes cannot be read as %s".formatted(field, fixedBytes, fieldType));
             }
         }
         return fields;
@@ -168,13 +230,11 @@ public final class PackedStructReader
         return toIntExact(bits / 8);
     }
 
-    private static void split(String where, Slice row, List<FieldLayout> layout, List<Type> fieldTypes, List<BlockBuilder> fields)
+    private static void split(String where, Slice row, List<FieldLayout> layout, FieldValues[] fields, int out)
     {
         int position = 0;
         for (int field = 0; field < layout.size(); field++) {
             FieldLayout fieldLayout = layout.get(field);
-            Type fieldType = fieldTypes.get(field);
-            BlockBuilder builder = fields.get(field);
             int length;
             if (fieldLayout.fixedBytes() > 0) {
                 length = fieldLayout.fixedBytes();
@@ -186,16 +246,12 @@ public final class PackedStructReader
             if (position + length > row.length()) {
                 throw new IllegalStateException(where + ": packed row of %s bytes ends inside field %s".formatted(row.length(), field));
             }
-            switch (PageBlocks.kind(fieldType)) {
-                case VARIABLE -> {
-                    Slice value = row.slice(position, length);
-                    if (fieldLayout.fsst().isPresent()) {
-                        value = fieldLayout.fsst().get().decompress(new VariableValues(value, new int[] {0, length})).data();
-                    }
-                    fieldType.writeSlice(builder, value);
-                }
-                case FIXED -> builder.append(PageBlocks.fixed(fieldType, new long[] {unsigned(row, position, length)}, 0, 1, Optional.empty()).getUnderlyingValueBlock(), 0);
-                case FIXED_128 -> builder.append(PageBlocks.fixed128((DecimalType) fieldType, new long[] {row.getLong(position), row.getLong(position + 8)}, 0, 1, Optional.empty()).getUnderlyingValueBlock(), 0);
+            if (fieldLayout.fsst().isPresent()) {
+                Slice value = fieldLayout.fsst().get().decompress(new VariableValues(row.slice(position, length), new int[] {0, length})).data();
+                fields[field].add(out, value, 0, value.length());
+            }
+            else {
+                fields[field].add(out, row, position, length);
             }
             position += length;
         }
