@@ -224,7 +224,8 @@ public final class StoredConversions
         List<UnaryOperator<Block>> converts = new ArrayList<>();
         for (int i = 0; i < field.getChildren().size(); i++) {
             Optional<Conversion> child = forField(field.getChildren().get(i), rowType.getTypeParameters().get(i));
-            if (child.isEmpty() || child.get().packed() || child.get().storedType() instanceof RowType) {
+            // a boolean takes one bit of the row, so the fields after it are not byte aligned: the SDK reads those
+            if (child.isEmpty() || child.get().packed() || child.get().storedType() instanceof RowType || child.get().storedType() == BooleanType.BOOLEAN) {
                 return Optional.empty();
             }
             storedTypes.add(child.get().storedType());

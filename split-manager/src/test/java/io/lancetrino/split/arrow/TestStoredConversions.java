@@ -171,6 +171,26 @@ final class TestStoredConversions
     {
         List<Column> columns = columns();
         Path path = directory.resolve("conversions-" + version + ".lance");
+        write(path, version, columns);
+
+        TrinoInputFile file = new LocalFileSystem(directory).newInputFile(Location.of("local:///" + path.getFileName()));
+        LanceFileMetadata metadata = LanceFileMetadata.read(file);
+        assertThat(metadata.columns()).hasSize(columns.size());
+        try (TrinoInput input = file.newInput()) {
+            for (int c = 0; c < columns.size(); c++) {
+                Column column = columns.get(c);
+                List<Object> expected = sdkValues(path, column);
+                assertThat(expected).hasSize(ROWS);
+                StoredConversions.Conversion conversion = StoredConversions.forField(column.field(), column.type()).orElseThrow();
+                assertThat(values(column.type(), conversion.read(input, metadata.columns().get(c), 0, ROWS))).as("%s %s", version, column.field().getName()).isEqualTo(expected);
+                assertThat(values(column.type(), conversion.read(input, metadata.columns().get(c), 1001, 77))).as("%s %s", version, column.field().getName()).isEqualTo(expected.subList(1001, 1078));
+            }
+        }
+    }
+
+    private void write(Path path, String version, List<Column> columns)
+            throws Exception
+    {
         Schema schema = new Schema(columns.stream().map(Column::field).toList());
         try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
                 LanceFileWriter writer = LanceFileWriter.open(path.toString(), allocator, null, Optional.of(version), Map.of())) {
@@ -192,20 +212,6 @@ final class TestStoredConversions
             root.setRowCount(ROWS);
             writer.write(root);
         }
-
-        TrinoInputFile file = new LocalFileSystem(directory).newInputFile(Location.of("local:///" + path.getFileName()));
-        LanceFileMetadata metadata = LanceFileMetadata.read(file);
-        assertThat(metadata.columns()).hasSize(columns.size());
-        try (TrinoInput input = file.newInput()) {
-            for (int c = 0; c < columns.size(); c++) {
-                Column column = columns.get(c);
-                List<Object> expected = sdkValues(path, column);
-                assertThat(expected).hasSize(ROWS);
-                StoredConversions.Conversion conversion = StoredConversions.forField(column.field(), column.type()).orElseThrow();
-                assertThat(values(column.type(), conversion.read(input, metadata.columns().get(c), 0, ROWS))).as("%s %s", version, column.field().getName()).isEqualTo(expected);
-                assertThat(values(column.type(), conversion.read(input, metadata.columns().get(c), 1001, 77))).as("%s %s", version, column.field().getName()).isEqualTo(expected.subList(1001, 1078));
-            }
-        }
     }
 
     private List<Object> sdkValues(Path path, Column column)
@@ -223,12 +229,46 @@ final class TestStoredConversions
     }
 
     @Test
+    void readsPackedStructsOfOtherFieldTypes()
+            throws Exception
+    {
+        Column packed = new Column(
+                new Field("pk", new FieldType(true, ArrowType.Struct.INSTANCE, null, Map.of("lance-encoding:packed", "true")), List.of(
+                        new Field("dec", FieldType.nullable(new ArrowType.Decimal(10, 2, 128)), null),
+                        new Field("day", FieldType.nullable(new ArrowType.Date(DateUnit.DAY)), null),
+                        new Field("code", FieldType.nullable(new ArrowType.FixedSizeBinary(3)), null))),
+                RowType.rowType(RowType.field("dec", createDecimalType(10, 2)), RowType.field("day", DATE), RowType.field("code", VARBINARY)),
+                (v, r) -> {
+                    StructVector struct = (StructVector) v;
+                    struct.setIndexDefined(r);
+                    ((org.apache.arrow.vector.DecimalVector) struct.getChild("dec")).set(r, java.math.BigDecimal.valueOf(r * 1_000_003L - 500_000, 2));
+                    ((org.apache.arrow.vector.DateDayVector) struct.getChild("day")).set(r, 19_000 - r);
+                    ((FixedSizeBinaryVector) struct.getChild("code")).set(r, new byte[] {(byte) r, 7, (byte) (r >> 8)});
+                });
+        for (String version : List.of("2.1", "2.2")) {
+            Path path = directory.resolve("packed-" + version + ".lance");
+            write(path, version, List.of(packed));
+            TrinoInputFile file = new LocalFileSystem(directory).newInputFile(Location.of("local:///" + path.getFileName()));
+            LanceFileMetadata metadata = LanceFileMetadata.read(file);
+            try (TrinoInput input = file.newInput()) {
+                StoredConversions.Conversion conversion = StoredConversions.forField(packed.field(), packed.type()).orElseThrow();
+                assertThat(values(packed.type(), conversion.read(input, metadata.columns().getFirst(), 0, ROWS))).isEqualTo(sdkValues(path, packed));
+            }
+        }
+    }
+
+    @Test
     void leavesOtherMappingsToTheSdk()
     {
         // not the natural mapping of the stored type: the Arrow path's narrowing and range checks apply
         assertThat(StoredConversions.forField(new Field("u8", FieldType.nullable(new ArrowType.Int(8, false)), null), INTEGER)).isEmpty();
         assertThat(StoredConversions.forField(new Field("ts", FieldType.nullable(new ArrowType.Timestamp(TimeUnit.NANOSECOND, null)), null), createTimestampType(6))).isEmpty();
         assertThat(StoredConversions.forField(new Field("x", new FieldType(true, new ArrowType.FixedSizeBinary(16), null, Map.of("ARROW:extension:name", "arrow.uuid")), null), VARBINARY)).isEmpty();
+        // a boolean packs into one bit (a row of 185 bits for decimal, date, 3 bytes and a boolean): not byte aligned
+        assertThat(StoredConversions.forField(new Field("pk", new FieldType(true, ArrowType.Struct.INSTANCE, null, Map.of("lance-encoding:packed", "true")), List.of(
+                        new Field("day", FieldType.nullable(new ArrowType.Date(DateUnit.DAY)), null),
+                        new Field("flag", FieldType.nullable(ArrowType.Bool.INSTANCE), null))),
+                RowType.rowType(RowType.field("day", DATE), RowType.field("flag", io.trino.spi.type.BooleanType.BOOLEAN)))).isEmpty();
         // a struct that is not packed has a column per leaf
         assertThat(StoredConversions.forField(new Field("s", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(new Field("a", FieldType.nullable(new ArrowType.Int(32, true)), null))),
                 RowType.rowType(RowType.field("a", INTEGER)))).isEmpty();
