@@ -144,7 +144,7 @@ final class MiniBlockPageDecoder
         };
     }
 
-    private static Block dictionaryBlock(String where, MiniBlockLayout layout, List<Slice> buffers, Type type, long[] indices, Optional<boolean[]> nulls, int count)
+    static Block dictionaryBlock(String where, MiniBlockLayout layout, List<Slice> buffers, Type type, long[] indices, Optional<boolean[]> nulls, int count)
     {
         if (buffers.size() < 3) {
             throw new IllegalStateException(where + ": dictionary page without a dictionary buffer");

@@ -1,0 +1,207 @@
+package io.lancetrino.file;
+
+import io.airlift.slice.DynamicSliceOutput;
+import io.airlift.slice.Slice;
+import io.lancetrino.file.codec.ValueDecoders;
+import io.lancetrino.file.codec.VariableValues;
+import io.lancetrino.file.proto.encodings.CompressiveEncoding;
+import io.lancetrino.file.proto.encodings.MiniBlockLayout;
+import io.trino.spi.block.Block;
+import io.trino.spi.type.DecimalType;
+import io.trino.spi.type.Type;
+
+import java.util.List;
+import java.util.Optional;
+
+import static java.lang.Math.toIntExact;
+
+/**
+ * Decodes a whole MiniBlock page of a nested leaf (under lists and/or structs) into its rep/def levels and the values
+ * of its value slots. Each chunk header holds the level count, the rep and def byte sizes (when the page has them) and
+ * one size per value buffer; then come the 8-aligned rep levels, def levels and value buffers. A chunk holds a number
+ * of values (its metadata word) and of levels (its header), which differ where lists are null or empty.
+ */
+final class RepDefMiniBlockDecoder
+{
+    private static final int ALIGNMENT = 8;
+
+    private RepDefMiniBlockDecoder() {}
+
+    static LeafLevels decode(String where, MiniBlockLayout layout, List<Slice> buffers, Type type)
+    {
+        RepDefLayers layers = new RepDefLayers(where, layout.getLayersList());
+        int valueBuffers = toIntExact(layout.getNumBuffers());
+        if (valueBuffers != (layout.getValueCompression().hasRle() ? 2 : 1)) {
+            throw new UnsupportedLanceEncodingException(where + ": " + layout.getNumBuffers() + " value buffers per chunk are not decoded");
+        }
+        boolean hasRep = layout.hasRepCompression();
+        boolean hasDef = layout.hasDefCompression();
+        if (layers.lists() > 0 && !hasRep) {
+            throw new UnsupportedLanceEncodingException(where + ": list layers without repetition levels");
+        }
+        boolean dictionary = layout.hasDictionary();
+        boolean large = layout.getHasLargeChunk();
+        PageBlocks.Kind kind = dictionary ? PageBlocks.Kind.FIXED : PageBlocks.kind(type);
+        CompressiveEncoding valueEncoding = layout.getValueCompression();
+        if (kind != PageBlocks.Kind.VARIABLE && !dictionary && ValueDecoders.bitsPerValue(valueEncoding) != PageBlocks.storedBits(type)) {
+            throw new IllegalArgumentException(where + ": %s-bit values cannot be read as %s".formatted(ValueDecoders.bitsPerValue(valueEncoding), type));
+        }
+
+        int items = toIntExact(layout.getNumItems());
+        long[] fixed = kind == PageBlocks.Kind.FIXED ? new long[items] : kind == PageBlocks.Kind.FIXED_128 ? new long[items * 2] : null;
+        DynamicSliceOutput bytes = kind == PageBlocks.Kind.VARIABLE ? new DynamicSliceOutput(items * 8) : null;
+        int[] offsets = kind == PageBlocks.Kind.VARIABLE ? new int[items + 1] : null;
+        IntList rep = hasRep ? new IntList(items) : null;
+        IntList def = hasDef ? new IntList(items) : null;
+
+        Slice metadata = buffers.get(0);
+        Slice chunks = buffers.get(1);
+        int wordBytes = large ? 4 : 2;
+        int chunkCount = metadata.length() / wordBytes;
+        int itemStart = 0;
+        int entries = 0;
+        int chunkPosition = 0;
+        for (int chunk = 0; chunk < chunkCount; chunk++) {
+            long word = large ? metadata.getUnsignedInt(chunk * 4) : metadata.getUnsignedShort(chunk * 2);
+            int chunkBytes = toIntExact(((word >>> 4) + 1) * ALIGNMENT);
+            int logValues = (int) (word & 0xF);
+            int values = chunk == chunkCount - 1 ? items - itemStart : 1 << logValues;
+            Slice data = chunks.slice(chunkPosition, chunkBytes);
+
+            int levels = data.getUnsignedShort(0);
+            int position = 2;
+            int repBytes = 0;
+            int defBytes = 0;
+            if (hasRep) {
+                repBytes = data.getUnsignedShort(position);
+                position += 2;
+            }
+            if (hasDef) {
+                defBytes = data.getUnsignedShort(position);
+                position += 2;
+            }
+            int[] valueBytes = new int[valueBuffers];
+            for (int buffer = 0; buffer < valueBuffers; buffer++) {
+                valueBytes[buffer] = toIntExact(large ? data.getUnsignedInt(position) : data.getUnsignedShort(position));
+                position += wordBytes;
+            }
+            position = align(position);
+            if (hasRep) {
+                rep.addAll(ValueDecoders.decodeFixed(layout.getRepCompression(), data.slice(position, repBytes), levels), levels);
+                position = align(position + repBytes);
+            }
+            if (hasDef) {
+                def.addAll(ValueDecoders.decodeFixed(layout.getDefCompression(), data.slice(position, defBytes), levels), levels);
+                position = align(position + defBytes);
+            }
+            entries += levels;
+            if (values > 0) {
+                Slice valueData = data.slice(position, valueBytes[0]);
+                switch (kind) {
+                    case FIXED -> {
+                        long[] decoded = valueEncoding.hasRle()
+                                ? ValueDecoders.decodeRle(valueEncoding, valueData, data.slice(align(position + valueBytes[0]), valueBytes[1]), values)
+                                : ValueDecoders.decodeFixed(valueEncoding, valueData, values);
+                        System.arraycopy(decoded, 0, fixed, itemStart, values);
+                    }
+                    case FIXED_128 -> System.arraycopy(ValueDecoders.decodeFixed128(valueEncoding, valueData, values), 0, fixed, itemStart * 2, values * 2);
+                    case VARIABLE -> {
+                        VariableValues variable = ValueDecoders.decodeVariable(valueEncoding, valueData, values);
+                        for (int i = 0; i < values; i++) {
+                            int start = variable.offsets()[i];
+                            bytes.writeBytes(variable.data(), start, variable.offsets()[i + 1] - start);
+                            offsets[itemStart + i + 1] = bytes.size();
+                        }
+                    }
+                }
+            }
+            chunkPosition += chunkBytes;
+            itemStart += values;
+        }
+        if (itemStart != items) {
+            throw new IllegalStateException(where + ": chunks hold %s items, %s expected".formatted(itemStart, items));
+        }
+        int[] defLevels = def == null ? null : def.toArray();
+        // a slot is null when its level stops at the leaf or a struct around it
+        boolean[] nulls = null;
+        if (defLevels != null) {
+            nulls = new boolean[items];
+            int slot = 0;
+            for (int entry = 0; entry < entries; entry++) {
+                int level = defLevels[entry];
+                if (layers.hasSlot(level)) {
+                    if (slot >= items) {
+                        throw new IllegalStateException(where + ": more value slots than the page's %s items".formatted(items));
+                    }
+                    nulls[slot++] = level != 0;
+                }
+            }
+            if (slot != items) {
+                throw new IllegalStateException(where + ": def levels have %s value slots, the page %s items".formatted(slot, items));
+            }
+        }
+        else if (!hasRep && entries != items) {
+            throw new IllegalStateException(where + ": %s levels for %s items".formatted(entries, items));
+        }
+        Optional<boolean[]> isNull = Optional.ofNullable(nulls);
+        Block block;
+        if (dictionary) {
+            block = MiniBlockPageDecoder.dictionaryBlock(where, layout, buffers, type, fixed, isNull, items);
+        }
+        else {
+            block = switch (kind) {
+                case FIXED -> PageBlocks.fixed(type, fixed, 0, items, isNull);
+                case FIXED_128 -> PageBlocks.fixed128((DecimalType) type, fixed, 0, items, isNull);
+                case VARIABLE -> PageBlocks.variable(new VariableValues(bytes.slice(), offsets), 0, items, isNull);
+            };
+        }
+        return new LeafLevels(layers, entries, rep == null ? null : rep.toArray(), defLevels, block);
+    }
+
+    private static int align(int position)
+    {
+        return (position + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
+    }
+
+    /** A growable int array. */
+    static final class IntList
+    {
+        private int[] values;
+        private int size;
+
+        IntList(int capacity)
+        {
+            values = new int[Math.max(capacity, 16)];
+        }
+
+        void add(int value)
+        {
+            if (size == values.length) {
+                values = java.util.Arrays.copyOf(values, size * 2);
+            }
+            values[size++] = value;
+        }
+
+        void addAll(long[] source, int count)
+        {
+            for (int i = 0; i < count; i++) {
+                add(toIntExact(source[i]));
+            }
+        }
+
+        int size()
+        {
+            return size;
+        }
+
+        int get(int index)
+        {
+            return values[index];
+        }
+
+        int[] toArray()
+        {
+            return java.util.Arrays.copyOf(values, size);
+        }
+    }
+}

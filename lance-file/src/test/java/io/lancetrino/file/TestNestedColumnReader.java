@@ -1,0 +1,345 @@
+package io.lancetrino.file;
+
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoInput;
+import io.trino.filesystem.TrinoInputFile;
+import io.trino.filesystem.local.LocalFileSystem;
+import io.trino.spi.block.Block;
+import io.trino.spi.type.ArrayType;
+import io.trino.spi.type.RowType;
+import io.trino.spi.type.Type;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.StructVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.Text;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.IntegerType.INTEGER;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+import static org.assertj.core.api.Assertions.assertThat;
+
+/** Reads list and struct columns the Lance SDK writes and compares every row with what the SDK reads back. */
+class TestNestedColumnReader
+{
+    @TempDir
+    Path directory;
+    private BufferAllocator allocator;
+
+    @BeforeEach
+    void setUp()
+    {
+        allocator = new RootAllocator();
+    }
+
+    @AfterEach
+    void tearDown()
+    {
+        allocator.close();
+    }
+
+    private static Field list(String name, boolean nullable, Field item)
+    {
+        return new Field(name, nullable ? FieldType.nullable(ArrowType.List.INSTANCE) : FieldType.notNullable(ArrowType.List.INSTANCE), List.of(item));
+    }
+
+    private static Field primitive(String name, boolean nullable, ArrowType type)
+    {
+        return new Field(name, nullable ? FieldType.nullable(type) : FieldType.notNullable(type), null);
+    }
+
+    @Test
+    void readsListsOfPrimitives()
+            throws Exception
+    {
+        // nullable lists of nullable bigints: null lists, empty lists and null items; several batches make several pages
+        Schema schema = new Schema(List.of(list("l", true, primitive("item", true, new ArrowType.Int(64, true)))));
+        Type type = new ArrayType(BIGINT);
+        for (String version : List.of("2.1", "2.2")) {
+            Path path = directory.resolve("list-bigint-" + version + ".lance");
+            write(path, version, schema, 3, 4000, (root, firstRow, rows) -> {
+                ListVector list = (ListVector) root.getVector("l");
+                BigIntVector items = (BigIntVector) list.getDataVector();
+                int item = 0;
+                for (int i = 0; i < rows; i++) {
+                    int row = firstRow + i;
+                    if (row % 7 == 3) {
+                        list.setNull(i);
+                        continue;
+                    }
+                    int start = list.startNewValue(i);
+                    int length = row % 5;
+                    for (int j = 0; j < length; j++) {
+                        if ((row + j) % 9 == 0) {
+                            items.setNull(start + j);
+                        }
+                        else {
+                            items.setSafe(start + j, row * 10L + j);
+                        }
+                    }
+                    list.endValue(i, length);
+                    item = start + length;
+                }
+                items.setValueCount(item);
+            });
+            assertReadsLikeSdk(path, "l", type, 1);
+        }
+    }
+
+    @Test
+    void readsListsOfStrings()
+            throws Exception
+    {
+        Schema schema = new Schema(List.of(list("l", true, primitive("item", true, ArrowType.Utf8.INSTANCE))));
+        Type type = new ArrayType(VARCHAR);
+        for (String version : List.of("2.1", "2.2")) {
+            Path path = directory.resolve("list-varchar-" + version + ".lance");
+            write(path, version, schema, 2, 5000, (root, firstRow, rows) -> {
+                ListVector list = (ListVector) root.getVector("l");
+                VarCharVector items = (VarCharVector) list.getDataVector();
+                int item = 0;
+                for (int i = 0; i < rows; i++) {
+                    int row = firstRow + i;
+                    if (row % 11 == 5) {
+                        list.setNull(i);
+                        continue;
+                    }
+                    int start = list.startNewValue(i);
+                    int length = row % 4;
+                    for (int j = 0; j < length; j++) {
+                        if ((row + j) % 13 == 0) {
+                            items.setNull(start + j);
+                        }
+                        else {
+                            items.setSafe(start + j, ("s" + row * 7 % 1000 + "-" + j).getBytes(StandardCharsets.UTF_8));
+                        }
+                    }
+                    list.endValue(i, length);
+                    item = start + length;
+                }
+                items.setValueCount(item);
+            });
+            assertReadsLikeSdk(path, "l", type, 1);
+        }
+    }
+
+    @Test
+    void readsListsOfLists()
+            throws Exception
+    {
+        Schema schema = new Schema(List.of(list("l", true, list("inner", true, primitive("item", false, new ArrowType.Int(32, true))))));
+        Type type = new ArrayType(new ArrayType(INTEGER));
+        for (String version : List.of("2.1", "2.2")) {
+            Path path = directory.resolve("list-list-" + version + ".lance");
+            write(path, version, schema, 2, 3000, (root, firstRow, rows) -> {
+                ListVector outer = (ListVector) root.getVector("l");
+                ListVector inner = (ListVector) outer.getDataVector();
+                IntVector items = (IntVector) inner.getDataVector();
+                int innerCount = 0;
+                int itemCount = 0;
+                for (int i = 0; i < rows; i++) {
+                    int row = firstRow + i;
+                    if (row % 10 == 1) {
+                        outer.setNull(i);
+                        continue;
+                    }
+                    int innerStart = outer.startNewValue(i);
+                    int lists = row % 3;
+                    for (int j = 0; j < lists; j++) {
+                        int index = innerStart + j;
+                        if ((row + j) % 8 == 0) {
+                            inner.setNull(index);
+                            continue;
+                        }
+                        int start = inner.startNewValue(index);
+                        int length = (row + j) % 4;
+                        for (int k = 0; k < length; k++) {
+                            items.setSafe(start + k, row * 100 + j * 10 + k);
+                        }
+                        inner.endValue(index, length);
+                        itemCount = start + length;
+                    }
+                    outer.endValue(i, lists);
+                    innerCount = innerStart + lists;
+                }
+                items.setValueCount(itemCount);
+                inner.setValueCount(innerCount);
+            });
+            assertReadsLikeSdk(path, "l", type, 1);
+        }
+    }
+
+    @Test
+    void readsStructs()
+            throws Exception
+    {
+        // a null struct and a null field are told apart by the def levels of each leaf
+        Schema schema = new Schema(List.of(new Field("st", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(
+                primitive("x", true, new ArrowType.Int(64, true)),
+                primitive("s", true, ArrowType.Utf8.INSTANCE)))));
+        Type type = RowType.from(List.of(RowType.field("x", BIGINT), RowType.field("s", VARCHAR)));
+        for (String version : List.of("2.1", "2.2")) {
+            Path path = directory.resolve("struct-" + version + ".lance");
+            write(path, version, schema, 3, 3000, (root, firstRow, rows) -> {
+                StructVector struct = (StructVector) root.getVector("st");
+                BigIntVector xs = (BigIntVector) struct.getChild("x");
+                VarCharVector ss = (VarCharVector) struct.getChild("s");
+                for (int i = 0; i < rows; i++) {
+                    int row = firstRow + i;
+                    if (row % 6 == 0) {
+                        struct.setNull(i);
+                        xs.setNull(i);
+                        ss.setNull(i);
+                        continue;
+                    }
+                    struct.setIndexDefined(i);
+                    if (row % 4 == 0) {
+                        xs.setNull(i);
+                    }
+                    else {
+                        xs.setSafe(i, row * 3L);
+                    }
+                    if (row % 5 == 0) {
+                        ss.setNull(i);
+                    }
+                    else {
+                        ss.setSafe(i, ("v" + row % 9).getBytes(StandardCharsets.UTF_8));
+                    }
+                }
+                xs.setValueCount(rows);
+                ss.setValueCount(rows);
+            });
+            assertReadsLikeSdk(path, "st", type, 2);
+        }
+    }
+
+    private interface BatchFiller
+    {
+        void fill(VectorSchemaRoot root, int firstRow, int rows);
+    }
+
+    private void write(Path path, String version, Schema schema, int batches, int batchRows, BatchFiller filler)
+            throws Exception
+    {
+        List<Consumer<VectorSchemaRoot>> fillers = new ArrayList<>();
+        for (int batch = 0; batch < batches; batch++) {
+            int firstRow = batch * batchRows;
+            fillers.add(root -> {
+                filler.fill(root, firstRow, batchRows);
+                root.getFieldVectors().forEach(vector -> vector.setValueCount(batchRows));
+                root.setRowCount(batchRows);
+            });
+        }
+        try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
+            SdkFiles.write(path, version, allocator, root, fillers);
+        }
+    }
+
+    private void assertReadsLikeSdk(Path path, String column, Type type, int leafCount)
+            throws Exception
+    {
+        TrinoInputFile file = new LocalFileSystem(path.getParent()).newInputFile(Location.of("local:///" + path.getFileName()));
+        LanceFileMetadata metadata = LanceFileMetadata.read(file);
+        assertThat(metadata.columns()).hasSize(leafCount);
+        List<Object> expected = SdkFiles.readColumn(path, allocator, column).stream().map(TestNestedColumnReader::canonical).toList();
+        int rows = expected.size();
+        try (TrinoInput input = file.newInput()) {
+            assertThat(values(read(input, metadata, type, 0, rows), type)).as("%s all rows", path.getFileName()).isEqualTo(expected);
+            // sub-ranges: inside one page, across pages, single rows
+            for (int[] range : List.of(new int[] {1, 17}, new int[] {rows / 2 - 100, 250}, new int[] {rows - 1, 1}, new int[] {3999, 3})) {
+                assertThat(values(read(input, metadata, type, range[0], range[1]), type))
+                        .as("%s rows [%s, +%s)", path.getFileName(), range[0], range[1])
+                        .isEqualTo(expected.subList(range[0], range[0] + range[1]));
+            }
+        }
+    }
+
+    private static Block read(TrinoInput input, LanceFileMetadata metadata, Type type, long rowStart, int rowCount)
+            throws Exception
+    {
+        return NestedColumnReader.read(input, metadata.columns(), type, rowStart, rowCount);
+    }
+
+    /** Arrow's Java objects in the form {@link #values} gives: lists, maps without null fields, longs, strings. */
+    private static Object canonical(Object value)
+    {
+        return switch (value) {
+            case null -> null;
+            case List<?> list -> list.stream().map(TestNestedColumnReader::canonical).toList();
+            case Map<?, ?> map -> {
+                Map<String, Object> fields = new LinkedHashMap<>();
+                map.forEach((key, field) -> {
+                    if (field != null) {
+                        fields.put(key.toString(), canonical(field));
+                    }
+                });
+                yield fields;
+            }
+            case Integer i -> (long) i;
+            case Text text -> text.toString();
+            default -> value;
+        };
+    }
+
+    private static List<Object> values(Block block, Type type)
+    {
+        List<Object> values = new ArrayList<>();
+        for (int position = 0; position < block.getPositionCount(); position++) {
+            values.add(value(block, position, type));
+        }
+        return values;
+    }
+
+    private static Object value(Block block, int position, Type type)
+    {
+        if (block.isNull(position)) {
+            return null;
+        }
+        return switch (type) {
+            case ArrayType array -> values(array.getObject(block, position), array.getElementType());
+            case RowType row -> {
+                var sqlRow = row.getObject(block, position);
+                Map<String, Object> fields = new LinkedHashMap<>();
+                for (int field = 0; field < row.getFields().size(); field++) {
+                    Object fieldValue = value(sqlRow.getUnderlyingFieldBlock(field), sqlRow.getUnderlyingFieldPosition(field), row.getFields().get(field).getType());
+                    if (fieldValue != null) {
+                        fields.put(row.getFields().get(field).getName().orElseThrow(), fieldValue);
+                    }
+                }
+                yield fields;
+            }
+            default -> {
+                if (type == BIGINT) {
+                    yield BIGINT.getLong(block, position);
+                }
+                if (type == INTEGER) {
+                    yield (long) INTEGER.getInt(block, position);
+                }
+                if (type == VARCHAR) {
+                    yield VARCHAR.getSlice(block, position).toStringUtf8();
+                }
+                throw new AssertionError(type);
+            }
+        };
+    }
+}
