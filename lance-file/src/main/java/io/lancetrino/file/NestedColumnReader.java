@@ -130,7 +130,8 @@ public final class NestedColumnReader
                 int to = toIntExact(min(rowEnd, pageEnd) - pageStart);
                 String where = "column %s page %s".formatted(column.index(), page);
                 try {
-                    parts.add(rows(where, decodePage(where, input, lancePage, type), from, to));
+                    RepDefMiniBlockDecoder.Rows decoded = decodePage(where, input, lancePage, type, from, to);
+                    parts.add(rows(where, decoded.levels(), from - decoded.rowOffset(), to - decoded.rowOffset()));
                 }
                 catch (UnsupportedLanceEncodingException e) {
                     throw e.getMessage().startsWith(where) ? e : new UnsupportedLanceEncodingException(where + ": " + e.getMessage());
@@ -144,12 +145,12 @@ public final class NestedColumnReader
         return concat(type, parts);
     }
 
-    private static LeafLevels decodePage(String where, TrinoInput input, LancePage page, Type type)
+    private static RepDefMiniBlockDecoder.Rows decodePage(String where, TrinoInput input, LancePage page, Type type, int from, int to)
             throws IOException
     {
         PageLayout layout = page.layout();
         return switch (layout.getLayoutCase()) {
-            case MINI_BLOCK_LAYOUT -> RepDefMiniBlockDecoder.decode(where, layout.getMiniBlockLayout(), readBuffers(input, page), type);
+            case MINI_BLOCK_LAYOUT -> RepDefMiniBlockDecoder.decodeRows(where, layout.getMiniBlockLayout(), readBuffers(input, page), type, from, to);
             default -> throw new UnsupportedLanceEncodingException(where + ": page layout " + layout.getLayoutCase() + " of a nested column is not decoded");
         };
     }

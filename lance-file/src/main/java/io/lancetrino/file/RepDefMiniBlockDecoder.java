@@ -27,7 +27,76 @@ final class RepDefMiniBlockDecoder
 
     private RepDefMiniBlockDecoder() {}
 
+    /** Levels of chunks holding at least the rows [from, to); the first row of the result is {@code rowOffset}. */
+    record Rows(LeafLevels levels, int rowOffset) {}
+
+    /**
+     * Decodes only the chunks that hold the rows [from, to) of the page. Where rows continue across chunks, the
+     * repetition index tells how many rows start in each chunk (rows of a page without lists are its items).
+     */
+    static Rows decodeRows(String where, MiniBlockLayout layout, List<Slice> buffers, Type type, int from, int to)
+    {
+        Slice metadata = buffers.get(0);
+        boolean large = layout.getHasLargeChunk();
+        int chunkCount = metadata.length() / (large ? 4 : 2);
+        if (chunkCount == 0) {
+            return new Rows(decode(where, layout, buffers, type, 0, 0), 0);
+        }
+        // rows starting in each chunk
+        long[] starts = new long[chunkCount];
+        boolean lists = layout.hasRepCompression();
+        if (lists) {
+            int depth = layout.getRepetitionIndexDepth();
+            int indexBuffer = layout.hasDictionary() ? 3 : 2;
+            // only the depth-1 index (rows of the outermost list) is known from files; anything else decodes all
+            if (depth != 1 || buffers.size() <= indexBuffer || buffers.get(indexBuffer).length() != chunkCount * (depth + 1) * Long.BYTES) {
+                return new Rows(decode(where, layout, buffers, type, 0, chunkCount), 0);
+            }
+            // per chunk: the rows it completes, then the levels of the row it leaves unfinished (0 if none), so a
+            // chunk starts one row more than it completes when it leaves one unfinished, one fewer when it finishes
+            // the previous chunk's
+            Slice index = buffers.get(indexBuffer);
+            boolean previousUnfinished = false;
+            for (int chunk = 0; chunk < chunkCount; chunk++) {
+                long completed = index.getLong(chunk * (depth + 1) * Long.BYTES);
+                boolean unfinished = index.getLong((chunk * (depth + 1) + depth) * Long.BYTES) > 0;
+                starts[chunk] = completed + (unfinished ? 1 : 0) - (previousUnfinished ? 1 : 0);
+                previousUnfinished = unfinished;
+            }
+        }
+        else {
+            long items = layout.getNumItems();
+            long itemStart = 0;
+            for (int chunk = 0; chunk < chunkCount; chunk++) {
+                long word = large ? metadata.getUnsignedInt(chunk * 4) : metadata.getUnsignedShort(chunk * 2);
+                starts[chunk] = chunk == chunkCount - 1 ? items - itemStart : 1L << (word & 0xF);
+                itemStart += starts[chunk];
+            }
+        }
+        int first = 0;
+        long rowsBefore = 0;
+        while (first < chunkCount - 1 && rowsBefore + starts[first] <= from) {
+            rowsBefore += starts[first];
+            first++;
+        }
+        int last = first;
+        long rowsThrough = rowsBefore + starts[first];
+        // the chunk where row {@code to} starts still holds the end of the row before it
+        while (last < chunkCount - 1 && rowsThrough <= to) {
+            last++;
+            rowsThrough += starts[last];
+        }
+        return new Rows(decode(where, layout, buffers, type, first, last + 1), toIntExact(rowsBefore));
+    }
+
     static LeafLevels decode(String where, MiniBlockLayout layout, List<Slice> buffers, Type type)
+    {
+        int chunks = buffers.get(0).length() / (layout.getHasLargeChunk() ? 4 : 2);
+        return decode(where, layout, buffers, type, 0, chunks);
+    }
+
+    /** Decodes the chunks [chunkFrom, chunkTo) of a page. */
+    static LeafLevels decode(String where, MiniBlockLayout layout, List<Slice> buffers, Type type, int chunkFrom, int chunkTo)
     {
         RepDefLayers layers = new RepDefLayers(where, layout.getLayersList());
         int valueBuffers = toIntExact(layout.getNumBuffers());
@@ -47,25 +116,42 @@ final class RepDefMiniBlockDecoder
             throw new IllegalArgumentException(where + ": %s-bit values cannot be read as %s".formatted(ValueDecoders.bitsPerValue(valueEncoding), type));
         }
 
-        int items = toIntExact(layout.getNumItems());
+        int pageItems = toIntExact(layout.getNumItems());
+        Slice metadata = buffers.get(0);
+        int wordBytes = large ? 4 : 2;
+        int chunkCount = metadata.length() / wordBytes;
+        // items and bytes of the chunks before chunkFrom, and the items of the decoded chunks
+        int skippedItems = 0;
+        int chunkPosition = 0;
+        int items = 0;
+        for (int chunk = 0; chunk < chunkTo; chunk++) {
+            long word = large ? metadata.getUnsignedInt(chunk * 4) : metadata.getUnsignedShort(chunk * 2);
+            int values = chunk == chunkCount - 1 ? pageItems - skippedItems - items : 1 << (int) (word & 0xF);
+            if (chunk < chunkFrom) {
+                skippedItems += values;
+                chunkPosition += toIntExact(((word >>> 4) + 1) * ALIGNMENT);
+            }
+            else {
+                items += values;
+            }
+        }
         long[] fixed = kind == PageBlocks.Kind.FIXED ? new long[items] : kind == PageBlocks.Kind.FIXED_128 ? new long[items * 2] : null;
         DynamicSliceOutput bytes = kind == PageBlocks.Kind.VARIABLE ? new DynamicSliceOutput(items * 8) : null;
         int[] offsets = kind == PageBlocks.Kind.VARIABLE ? new int[items + 1] : null;
         IntList rep = hasRep ? new IntList(items) : null;
         IntList def = hasDef ? new IntList(items) : null;
 
-        Slice metadata = buffers.get(0);
         Slice chunks = buffers.get(1);
-        int wordBytes = large ? 4 : 2;
-        int chunkCount = metadata.length() / wordBytes;
         int itemStart = 0;
         int entries = 0;
-        int chunkPosition = 0;
-        for (int chunk = 0; chunk < chunkCount; chunk++) {
+        for (int chunk = chunkFrom; chunk < chunkTo; chunk++) {
             long word = large ? metadata.getUnsignedInt(chunk * 4) : metadata.getUnsignedShort(chunk * 2);
             int chunkBytes = toIntExact(((word >>> 4) + 1) * ALIGNMENT);
             int logValues = (int) (word & 0xF);
             int values = chunk == chunkCount - 1 ? items - itemStart : 1 << logValues;
+            if (values < 0) {
+                throw new IllegalStateException(where + ": chunks hold more than the page's %s items".formatted(pageItems));
+            }
             Slice data = chunks.slice(chunkPosition, chunkBytes);
 
             int levels = data.getUnsignedShort(0);
