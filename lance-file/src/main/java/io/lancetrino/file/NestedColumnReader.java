@@ -151,6 +151,7 @@ public final class NestedColumnReader
         PageLayout layout = page.layout();
         return switch (layout.getLayoutCase()) {
             case MINI_BLOCK_LAYOUT -> RepDefMiniBlockDecoder.decodeRows(where, layout.getMiniBlockLayout(), readBuffers(input, page), type, from, to);
+            case FULL_ZIP_LAYOUT -> RepDefFullZipDecoder.decodeRows(where, layout.getFullZipLayout(), input, page, type, from, to);
             default -> throw new UnsupportedLanceEncodingException(where + ": page layout " + layout.getLayoutCase() + " of a nested column is not decoded");
         };
     }

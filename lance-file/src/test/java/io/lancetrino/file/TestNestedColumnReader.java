@@ -183,6 +183,86 @@ class TestNestedColumnReader
     }
 
     @Test
+    void readsFullZipListsOfLongStrings()
+            throws Exception
+    {
+        // values of 256 bytes and more go to FullZip pages: records with rep/def control words and a row index
+        Schema schema = new Schema(List.of(list("l", true, primitive("item", true, ArrowType.Utf8.INSTANCE))));
+        Type type = new ArrayType(VARCHAR);
+        for (String version : List.of("2.1", "2.2")) {
+            Path path = directory.resolve("list-long-strings-" + version + ".lance");
+            write(path, version, schema, 2, 2000, (root, firstRow, rows) -> {
+                ListVector list = (ListVector) root.getVector("l");
+                VarCharVector items = (VarCharVector) list.getDataVector();
+                int item = 0;
+                for (int i = 0; i < rows; i++) {
+                    int row = firstRow + i;
+                    if (row % 7 == 2) {
+                        list.setNull(i);
+                        continue;
+                    }
+                    int start = list.startNewValue(i);
+                    int length = row % 4;
+                    for (int j = 0; j < length; j++) {
+                        if ((row + j) % 5 == 0) {
+                            items.setNull(start + j);
+                        }
+                        else {
+                            items.setSafe(start + j, ("r" + row + "-" + j + "-" + Integer.toHexString(row * 31 + j).repeat(40 + row % 30)).getBytes(StandardCharsets.UTF_8));
+                        }
+                    }
+                    list.endValue(i, length);
+                    item = start + length;
+                }
+                items.setValueCount(item);
+            });
+            TrinoInputFile file = new LocalFileSystem(path.getParent()).newInputFile(Location.of("local:///" + path.getFileName()));
+            assertThat(LanceFileMetadata.read(file).columns().getFirst().pages().getFirst().layout().hasFullZipLayout()).isTrue();
+            assertReadsLikeSdk(path, "l", type, 1);
+        }
+    }
+
+    @Test
+    void readsFullZipStructFields()
+            throws Exception
+    {
+        // a long string field of a struct: FullZip without rep levels, whose def levels tell the struct's nulls
+        Schema schema = new Schema(List.of(new Field("st", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(
+                primitive("id", false, new ArrowType.Int(32, true)),
+                primitive("doc", true, ArrowType.Utf8.INSTANCE)))));
+        Type type = RowType.from(List.of(RowType.field("id", INTEGER), RowType.field("doc", VARCHAR)));
+        for (String version : List.of("2.1", "2.2")) {
+            Path path = directory.resolve("struct-long-" + version + ".lance");
+            write(path, version, schema, 2, 2000, (root, firstRow, rows) -> {
+                StructVector struct = (StructVector) root.getVector("st");
+                IntVector ids = (IntVector) struct.getChild("id");
+                VarCharVector docs = (VarCharVector) struct.getChild("doc");
+                for (int i = 0; i < rows; i++) {
+                    int row = firstRow + i;
+                    ids.setSafe(i, row);
+                    if (row % 9 == 0) {
+                        struct.setNull(i);
+                        docs.setNull(i);
+                        continue;
+                    }
+                    struct.setIndexDefined(i);
+                    if (row % 4 == 0) {
+                        docs.setNull(i);
+                    }
+                    else {
+                        docs.setSafe(i, ("doc" + row + "z".repeat(260 + row % 50)).getBytes(StandardCharsets.UTF_8));
+                    }
+                }
+                ids.setValueCount(rows);
+                docs.setValueCount(rows);
+            });
+            TrinoInputFile file = new LocalFileSystem(path.getParent()).newInputFile(Location.of("local:///" + path.getFileName()));
+            assertThat(LanceFileMetadata.read(file).columns().get(1).pages().getFirst().layout().hasFullZipLayout()).isTrue();
+            assertReadsLikeSdk(path, "st", type, 2);
+        }
+    }
+
+    @Test
     void readsListsOfLists()
             throws Exception
     {
