@@ -2,6 +2,7 @@ package io.lancetrino.split;
 
 import com.google.common.collect.ImmutableList;
 import io.lancetrino.file.LanceColumn;
+import io.lancetrino.file.NestedColumnReader;
 import io.lancetrino.file.UnsupportedLanceEncodingException;
 import io.lancetrino.split.arrow.StoredConversions;
 import io.trino.spi.block.Block;
@@ -41,8 +42,9 @@ final class JavaColumnStream
     private final int outputColumn;
     private final String columnName;
     private final Type type;
-    private final StoredConversions.Conversion conversion;
-    private final LanceColumn column;
+    // how a single physical column's stored values become the Trino type; empty for arrays and rows read from leaves
+    private final Optional<StoredConversions.Conversion> conversion;
+    private final List<LanceColumn> columns;
     private final CachingInput input;
     private final List<Range> ranges;
     private final int batchRows;
@@ -56,13 +58,24 @@ final class JavaColumnStream
 
     JavaColumnStream(LanceSplit split, LanceDataFile file, int outputColumn, String columnName, Type type, StoredConversions.Conversion conversion, LanceColumn column, CachingInput input, List<Range> ranges, int batchRows, Fallback fallback)
     {
+        this(split, file, outputColumn, columnName, type, Optional.of(conversion), List.of(column), input, ranges, batchRows, fallback);
+    }
+
+    /** A column stored in several physical columns: the leaves of an array or row column, in pre-order. */
+    JavaColumnStream(LanceSplit split, LanceDataFile file, int outputColumn, String columnName, Type type, List<LanceColumn> columns, CachingInput input, List<Range> ranges, int batchRows, Fallback fallback)
+    {
+        this(split, file, outputColumn, columnName, type, Optional.empty(), columns, input, ranges, batchRows, fallback);
+    }
+
+    private JavaColumnStream(LanceSplit split, LanceDataFile file, int outputColumn, String columnName, Type type, Optional<StoredConversions.Conversion> conversion, List<LanceColumn> columns, CachingInput input, List<Range> ranges, int batchRows, Fallback fallback)
+    {
         this.split = requireNonNull(split, "split is null");
         this.file = requireNonNull(file, "file is null");
         this.outputColumn = outputColumn;
         this.columnName = requireNonNull(columnName, "columnName is null");
         this.type = requireNonNull(type, "type is null");
         this.conversion = requireNonNull(conversion, "conversion is null");
-        this.column = requireNonNull(column, "column is null");
+        this.columns = ImmutableList.copyOf(columns);
         this.input = requireNonNull(input, "input is null");
         this.ranges = ImmutableList.copyOf(ranges);
         this.batchRows = batchRows;
@@ -175,7 +188,7 @@ final class JavaColumnStream
                 Range range = ranges.get(rangeIndex);
                 int count = Math.min(batchRows - rows, range.getEnd() - nextRow);
                 if (count > 0) {
-                    parts.add(conversion.read(input, column, nextRow, count));
+                    parts.add(readRows(nextRow, count));
                     rows += count;
                     nextRow += count;
                 }
@@ -200,6 +213,15 @@ final class JavaColumnStream
         current = parts.size() == 1 ? parts.getFirst() : concat(parts, rows);
         currentRows = rows;
         offset = 0;
+    }
+
+    private Block readRows(int rowStart, int count)
+            throws IOException
+    {
+        if (conversion.isPresent()) {
+            return conversion.get().read(input, columns.getFirst(), rowStart, count);
+        }
+        return NestedColumnReader.read(input, columns, type, rowStart, count);
     }
 
     private List<Range> remainingRanges(int fromRange, int fromRow)

@@ -224,26 +224,45 @@ public final class LancePageSource
     {
         LanceColumnHandle handle = plan.handles().get(channel);
         OptionalInt physicalColumn = JavaColumnStream.physicalColumn(plan.file(), handle, plan.fields().get(channel));
-        if (physicalColumn.isEmpty()) {
+        // arrays and rows: one physical column per leaf
+        Optional<List<Integer>> physicalColumns = physicalColumn.isPresent()
+                ? Optional.of(List.of(physicalColumn.getAsInt()))
+                : NestedPhysicalColumns.physicalColumns(plan.file(), handle, plan.fields().get(channel));
+        if (physicalColumns.isEmpty()) {
             return Optional.empty();
         }
         Optional<JavaFile> javaFile = javaFiles.computeIfAbsent(plan.file().location(), _ -> openJavaFile(plan.file()));
-        if (javaFile.isEmpty() || physicalColumn.getAsInt() >= javaFile.get().metadata().columns().size()) {
+        if (javaFile.isEmpty() || physicalColumns.get().stream().anyMatch(column -> column >= javaFile.get().metadata().columns().size())) {
             return Optional.empty();
         }
         FileColumns single = plan.subset(List.of(channel));
+        CachingInput input = new CachingInput(javaFile.get().file());
+        JavaColumnStream.Fallback fallback = (remaining, _) -> openSdkStream(single, remaining);
+        if (physicalColumn.isPresent()) {
+            return Optional.of(new JavaColumnStream(
+                    split,
+                    plan.file(),
+                    plan.columns().get(channel),
+                    handle.name(),
+                    handle.type(),
+                    JavaColumnStream.conversion(handle, plan.fields().get(channel)).orElseThrow(),
+                    javaFile.get().metadata().columns().get(physicalColumn.getAsInt()),
+                    input,
+                    ranges,
+                    batchRows,
+                    fallback));
+        }
         return Optional.of(new JavaColumnStream(
                 split,
                 plan.file(),
                 plan.columns().get(channel),
                 handle.name(),
                 handle.type(),
-                JavaColumnStream.conversion(handle, plan.fields().get(channel)).orElseThrow(),
-                javaFile.get().metadata().columns().get(physicalColumn.getAsInt()),
-                new CachingInput(javaFile.get().file()),
+                physicalColumns.get().stream().map(javaFile.get().metadata().columns()::get).toList(),
+                input,
                 ranges,
                 batchRows,
-                (remaining, _) -> openSdkStream(single, remaining)));
+                fallback));
     }
 
     private Optional<JavaFile> openJavaFile(LanceDataFile file)
