@@ -152,6 +152,7 @@ public final class NestedColumnReader
         return switch (layout.getLayoutCase()) {
             case MINI_BLOCK_LAYOUT -> RepDefMiniBlockDecoder.decodeRows(where, layout.getMiniBlockLayout(), readBuffers(input, page), type, from, to);
             case FULL_ZIP_LAYOUT -> RepDefFullZipDecoder.decodeRows(where, layout.getFullZipLayout(), input, page, type, from, to);
+            case CONSTANT_LAYOUT -> RepDefConstantDecoder.decode(where, layout.getConstantLayout(), input, page, type);
             default -> throw new UnsupportedLanceEncodingException(where + ": page layout " + layout.getLayoutCase() + " of a nested column is not decoded");
         };
     }

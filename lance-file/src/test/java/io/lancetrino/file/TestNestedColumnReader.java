@@ -263,6 +263,64 @@ class TestNestedColumnReader
     }
 
     @Test
+    void readsConstantAndAllNullPages()
+            throws Exception
+    {
+        // a struct field that is constant where the struct is valid (2.2 writes a constant page with def levels) and
+        // a list column whose lists are all null or empty (an all-null page with rep/def levels)
+        Schema schema = new Schema(List.of(
+                new Field("st", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(primitive("c", true, new ArrowType.Int(64, true)), primitive("v", true, new ArrowType.Int(64, true)))),
+                list("l", true, primitive("item", true, new ArrowType.Int(32, true)))));
+        Type structType = RowType.from(List.of(RowType.field("c", BIGINT), RowType.field("v", BIGINT)));
+        Type listType = new ArrayType(INTEGER);
+        for (String version : List.of("2.1", "2.2")) {
+            Path path = directory.resolve("constant-" + version + ".lance");
+            write(path, version, schema, 1, 3000, (root, firstRow, rows) -> {
+                StructVector struct = (StructVector) root.getVector("st");
+                BigIntVector cs = (BigIntVector) struct.getChild("c");
+                BigIntVector vs = (BigIntVector) struct.getChild("v");
+                ListVector list = (ListVector) root.getVector("l");
+                for (int i = 0; i < rows; i++) {
+                    if (i % 5 == 1) {
+                        struct.setNull(i);
+                        cs.setNull(i);
+                        vs.setNull(i);
+                    }
+                    else {
+                        struct.setIndexDefined(i);
+                        cs.setSafe(i, 42);
+                        vs.setSafe(i, i * 3L);
+                    }
+                    if (i % 3 == 0) {
+                        list.setNull(i);
+                    }
+                    else {
+                        list.startNewValue(i);
+                        list.endValue(i, 0);
+                    }
+                }
+                cs.setValueCount(rows);
+                vs.setValueCount(rows);
+                list.getDataVector().setValueCount(0);
+            });
+            TrinoInputFile file = new LocalFileSystem(path.getParent()).newInputFile(Location.of("local:///" + path.getFileName()));
+            LanceFileMetadata metadata = LanceFileMetadata.read(file);
+            assertThat(metadata.columns().get(2).pages().getFirst().layout().hasConstantLayout()).isTrue();
+            if (version.equals("2.2")) {
+                assertThat(metadata.columns().get(0).pages().getFirst().layout().hasConstantLayout()).isTrue();
+            }
+            List<Object> structs = SdkFiles.readColumn(path, allocator, "st").stream().map(TestNestedColumnReader::canonical).toList();
+            List<Object> lists = SdkFiles.readColumn(path, allocator, "l").stream().map(TestNestedColumnReader::canonical).toList();
+            try (TrinoInput input = file.newInput()) {
+                assertThat(values(NestedColumnReader.read(input, metadata.columns().subList(0, 2), structType, 0, 3000), structType)).as(version).isEqualTo(structs);
+                assertThat(values(NestedColumnReader.read(input, metadata.columns().subList(0, 2), structType, 1234, 100), structType)).isEqualTo(structs.subList(1234, 1334));
+                assertThat(values(NestedColumnReader.read(input, metadata.columns().subList(2, 3), listType, 0, 3000), listType)).as(version).isEqualTo(lists);
+                assertThat(values(NestedColumnReader.read(input, metadata.columns().subList(2, 3), listType, 77, 500), listType)).isEqualTo(lists.subList(77, 577));
+            }
+        }
+    }
+
+    @Test
     void readsListsOfLists()
             throws Exception
     {
