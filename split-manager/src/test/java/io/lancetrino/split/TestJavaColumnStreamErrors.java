@@ -4,6 +4,7 @@ import io.lancetrino.file.LanceColumn;
 import io.lancetrino.file.LanceFileMetadata;
 import io.lancetrino.file.LancePage;
 import io.lancetrino.file.UnsupportedLanceEncodingException;
+import io.lancetrino.split.arrow.StoredConversions;
 import io.trino.filesystem.Location;
 import io.trino.filesystem.TrinoInputFile;
 import io.trino.filesystem.local.LocalFileSystem;
@@ -30,6 +31,7 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import java.util.concurrent.atomic.AtomicReference;
 
 import static io.lancetrino.split.LanceErrorCode.LANCE_BAD_DATA;
@@ -143,7 +145,7 @@ class TestJavaColumnStreamErrors
         LanceColumn column = LanceFileMetadata.read(file).columns().getFirst();
         LanceDataFile dataFile = new LanceDataFile(file.location().toString(), List.of(0), List.of(0), 2, 1);
         LanceSplit split = new LanceSplit("t", 3, List.of(dataFile), 0, ROWS, Optional.empty(), ROWS, 0, new LanceSplit.DatasetVersion(directory.toString(), 1, false));
-        return new JavaColumnStream(split, dataFile, 0, "x", type, column, new CachingInput(file), List.of(Range.of(0, ROWS)), 1024, fallback);
+        return new JavaColumnStream(split, dataFile, 0, "x", type, new StoredConversions.Conversion(type, UnaryOperator.identity(), false), column, new CachingInput(file), List.of(Range.of(0, ROWS)), 1024, fallback);
     }
 
     private Path write(String name)
