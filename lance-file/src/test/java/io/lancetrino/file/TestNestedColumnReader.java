@@ -321,6 +321,50 @@ class TestNestedColumnReader
     }
 
     @Test
+    void readsAcrossPages()
+            throws Exception
+    {
+        // about 50 MB of strings in lists: more than the writer puts in one page (32 MiB), so it flushes several
+        Schema schema = new Schema(List.of(list("l", true, primitive("item", true, ArrowType.Utf8.INSTANCE))));
+        Type type = new ArrayType(VARCHAR);
+        Path path = directory.resolve("list-pages.lance");
+        int batchRows = 100_000;
+        write(path, "2.1", schema, 3, batchRows, (root, firstRow, rows) -> {
+            ListVector list = (ListVector) root.getVector("l");
+            VarCharVector items = (VarCharVector) list.getDataVector();
+            java.util.Random random = new java.util.Random(firstRow);
+            byte[] bytes = new byte[60];
+            int item = 0;
+            for (int i = 0; i < rows; i++) {
+                int row = firstRow + i;
+                if (row % 10 == 3) {
+                    list.setNull(i);
+                    continue;
+                }
+                int start = list.startNewValue(i);
+                int length = row % 4;
+                for (int j = 0; j < length; j++) {
+                    random.nextBytes(bytes);
+                    items.setSafe(start + j, java.util.Base64.getEncoder().encode(bytes));
+                }
+                list.endValue(i, length);
+                item = start + length;
+            }
+            items.setValueCount(item);
+        });
+        TrinoInputFile file = new LocalFileSystem(path.getParent()).newInputFile(Location.of("local:///" + path.getFileName()));
+        LanceFileMetadata metadata = LanceFileMetadata.read(file);
+        LanceColumn column = metadata.columns().getFirst();
+        assertThat(column.pages().size()).isGreaterThan(1);
+        List<Object> expected = SdkFiles.readColumn(path, allocator, "l").stream().map(TestNestedColumnReader::canonical).toList();
+        int boundary = (int) column.pages().getFirst().rows();
+        try (TrinoInput input = file.newInput()) {
+            assertThat(values(read(input, metadata, type, boundary - 5, 11), type)).isEqualTo(expected.subList(boundary - 5, boundary + 6));
+            assertThat(values(read(input, metadata, type, 0, expected.size()), type)).isEqualTo(expected);
+        }
+    }
+
+    @Test
     void readsListsOfLists()
             throws Exception
     {
