@@ -28,6 +28,10 @@ final class NestedPhysicalColumns
         if (handle.subtreeFieldIds().stream().anyMatch(id -> file.blobFieldIds().contains(id) || file.packedFieldIds().contains(id))) {
             return Optional.empty();
         }
+        if (!file.blobFieldIds().isEmpty()) {
+            // a blob column stores more than one physical column per leaf; where the leaves after it sit is not mapped here
+            return Optional.empty();
+        }
         ImmutableList.Builder<Integer> leafIds = ImmutableList.builder();
         int[] cursor = {0};
         if (!walk(fileField, handle.type(), handle.subtreeFieldIds(), cursor, leafIds) || cursor[0] != handle.subtreeFieldIds().size()) {

@@ -1,7 +1,9 @@
 package io.lancetrino.file.codec;
 
 import io.airlift.compress.v3.lz4.Lz4Decompressor;
+import io.airlift.compress.v3.lz4.Lz4JavaDecompressor;
 import io.airlift.compress.v3.zstd.ZstdDecompressor;
+import io.airlift.compress.v3.zstd.ZstdJavaDecompressor;
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
 import io.lancetrino.file.UnsupportedLanceEncodingException;
@@ -10,14 +12,15 @@ import io.lancetrino.file.proto.encodings.BufferCompression;
 import static java.lang.Math.toIntExact;
 
 /**
- * Lance's general (lz4/zstd) buffer compression, each with the length prefix Lance writes in front. Uses aircompressor's
- * native libraries where the platform has them (as Trino's Parquet reader does), its Java code otherwise; decompressors
- * keep state, so each thread has its own.
+ * Lance's general (lz4/zstd) buffer compression, each with the length prefix Lance writes in front. aircompressor's
+ * Java codecs: Lance compresses each mini-block chunk (a few KiB) on its own, and for buffers that small its native
+ * zstd through heap arrays measured 2x slower (2.6 s against 1.3 s CPU for TPC-H lineitem). Decompressors keep
+ * state, so each thread has its own.
  */
 public final class BufferDecompressor
 {
-    private static final ThreadLocal<Lz4Decompressor> LZ4 = ThreadLocal.withInitial(Lz4Decompressor::create);
-    private static final ThreadLocal<ZstdDecompressor> ZSTD = ThreadLocal.withInitial(ZstdDecompressor::create);
+    private static final ThreadLocal<Lz4Decompressor> LZ4 = ThreadLocal.withInitial(Lz4JavaDecompressor::new);
+    private static final ThreadLocal<ZstdDecompressor> ZSTD = ThreadLocal.withInitial(ZstdJavaDecompressor::new);
 
     private BufferDecompressor() {}
 

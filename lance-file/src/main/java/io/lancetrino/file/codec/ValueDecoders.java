@@ -138,13 +138,19 @@ public final class ValueDecoders
             throw unsupported(encoding);
         }
         int values = data.length() / width;
+        if (values < count) {
+            throw new IllegalStateException("byte stream split buffer holds %s values, %s wanted".formatted(values, count));
+        }
         long[] decoded = new long[count];
-        for (int i = 0; i < count; i++) {
-            long value = 0;
-            for (int b = 0; b < width; b++) {
-                value |= (long) data.getUnsignedByte(b * values + i) << (8 * b);
+        byte[] bytes = data.byteArray();
+        int base = data.byteArrayOffset();
+        // one pass per byte plane: sequential reads, and the JIT vectorizes the inner loop
+        for (int b = 0; b < width; b++) {
+            int plane = base + b * values;
+            int shift = 8 * b;
+            for (int i = 0; i < count; i++) {
+                decoded[i] |= (bytes[plane + i] & 0xFFL) << shift;
             }
-            decoded[i] = value;
         }
         return decoded;
     }
