@@ -43,7 +43,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * {@code lance_small_batches} ({@code lance.read-batch-rows=3}: pages that end inside fragments and data files) and
  * {@code lance_tiny_splits} ({@code lance.max-split-rows=2}, for the small tables: row ranges inside nested columns).
  */
-final class TestLanceCompatibility
+class TestLanceCompatibility
         extends AbstractTestQueryFramework
 {
     private static final String SCHEMA = "compat";
@@ -63,6 +63,12 @@ final class TestLanceCompatibility
     private Path renamedColumn;
     private Path v1Naming;
     private Path manyFragments;
+
+    /** The data file reader every catalog of these tests reads with: the default, and the SDK in its own run. */
+    protected String fileReader()
+    {
+        return "java";
+    }
 
     @Override
     protected QueryRunner createQueryRunner()
@@ -86,12 +92,12 @@ final class TestLanceCompatibility
         System.out.println("TestLanceCompatibility: fixtures written in %d ms".formatted((System.nanoTime() - start) / 1_000_000));
 
         start = System.nanoTime();
-        QueryRunner runner = LanceQueryRunner.builder(warehouse).withSchema(SCHEMA).build();
+        QueryRunner runner = LanceQueryRunner.builder(warehouse).withSchema(SCHEMA).addConnectorProperty("lance.file-reader", fileReader()).build();
         try {
             String location = warehouse.toAbsolutePath().toString();
-            runner.createCatalog(SMALL_SPLITS, "lance", Map.of("lance.warehouse", location, "lance.max-split-rows", "7"));
-            runner.createCatalog(SMALL_BATCHES, "lance", Map.of("lance.warehouse", location, "lance.read-batch-rows", "3"));
-            runner.createCatalog(TINY_SPLITS, "lance", Map.of("lance.warehouse", location, "lance.max-split-rows", "2"));
+            runner.createCatalog(SMALL_SPLITS, "lance", Map.of("lance.warehouse", location, "lance.max-split-rows", "7", "lance.file-reader", fileReader()));
+            runner.createCatalog(SMALL_BATCHES, "lance", Map.of("lance.warehouse", location, "lance.read-batch-rows", "3", "lance.file-reader", fileReader()));
+            runner.createCatalog(TINY_SPLITS, "lance", Map.of("lance.warehouse", location, "lance.max-split-rows", "2", "lance.file-reader", fileReader()));
         }
         catch (Throwable e) {
             runner.close();

@@ -258,7 +258,7 @@ final class TestLanceConnectorTest
                    comment varchar(79)
                 )
                 WITH (
-                   file_format_version = '2.1',
+                   file_format_version = '2.2',
                    max_rows_per_file = 1048576
                 )""");
     }

@@ -157,7 +157,7 @@ final class TestLanceTableMetadata
                    x integer
                 )
                 WITH (
-                   file_format_version = '2.1',
+                   file_format_version = '2.2',
                    max_rows_per_file = 1048576
                 )""");
         assertUpdate("DROP TABLE plain");

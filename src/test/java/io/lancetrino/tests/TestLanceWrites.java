@@ -169,7 +169,7 @@ final class TestLanceWrites
         Path flags = warehouse.resolve("w/flags.lance");
         // one-character strings stored plain take 5 bytes a row (10 for both columns); as a dictionary, a few bits
         assertThat(dataBytes(flags)).isLessThan(60175 * 2);
-        assertThat(newestManifest(flags).getDataFormat().getVersion()).isEqualTo("2.1");
+        assertThat(newestManifest(flags).getDataFormat().getVersion()).isEqualTo("2.2");
         assertThat(SdkScans.scanRows(flags, org.lance.Ref.ofMain(), List.of()))
                 .containsExactlyInAnyOrderElementsOf(computeActual("SELECT * FROM flags").getMaterializedRows());
 
@@ -239,14 +239,15 @@ final class TestLanceWrites
         assertThat(SdkScans.scanRows(warehouse.resolve("w/shared.lance"), org.lance.Ref.ofMain(), List.of()))
                 .containsExactlyInAnyOrderElementsOf(computeActual("SELECT * FROM shared").getMaterializedRows());
 
-        // the SDK appends to what the connector wrote, and the connector reads it
+        // the SDK appends to what the connector wrote (in the table's format version: the SDK 7.0 writes 2.1 files
+        // unless told otherwise), and the connector reads it
         try (org.apache.arrow.memory.BufferAllocator allocator = io.lancetrino.metadata.ArrowAllocators.newRootAllocator(Long.MAX_VALUE);
                 org.lance.Dataset dataset = org.lance.Dataset.open(uri, allocator);
                 org.apache.arrow.vector.VectorSchemaRoot root = org.apache.arrow.vector.VectorSchemaRoot.create(dataset.getSchema(), allocator)) {
             ((org.apache.arrow.vector.BigIntVector) root.getVector("id")).setSafe(0, 200);
             ((org.apache.arrow.vector.VarCharVector) root.getVector("name")).setSafe(0, "SDK".getBytes(java.nio.charset.StandardCharsets.UTF_8));
             root.setRowCount(1);
-            new org.lance.FragmentOperation.Append(org.lance.Fragment.create(uri, allocator, root, new org.lance.WriteParams.Builder().build()))
+            new org.lance.FragmentOperation.Append(org.lance.Fragment.create(uri, allocator, root, new org.lance.WriteParams.Builder().withDataStorageVersion("2.2").build()))
                     .commit(allocator, uri, Optional.of(dataset.version()), java.util.Map.of()).close();
         }
         assertQuery("SELECT name FROM shared WHERE id = 200", "VALUES 'SDK'");

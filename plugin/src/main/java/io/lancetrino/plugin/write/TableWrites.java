@@ -220,7 +220,7 @@ public final class TableWrites
      */
     public static String fileFormatVersion(SchemaTableName name, Manifest manifest)
     {
-        String version = manifest.getDataFormat().getVersion().isEmpty() ? LanceTableProperties.DEFAULT_FILE_FORMAT_VERSION : manifest.getDataFormat().getVersion();
+        String version = manifest.getDataFormat().getVersion().isEmpty() ? LanceTableProperties.SDK_DEFAULT_FILE_FORMAT_VERSION : manifest.getDataFormat().getVersion();
         if (!LanceTableProperties.WRITABLE_FORMAT_VERSIONS.contains(version)) {
             throw new TrinoException(NOT_SUPPORTED, "Table %s stores data files in format %s; this connector writes %s".formatted(
                     name, version, String.join(", ", LanceTableProperties.WRITABLE_FORMAT_VERSIONS.stream().sorted().toList())));
