@@ -1,8 +1,9 @@
 package io.lancetrino.file;
 
 import io.airlift.slice.Slice;
-import io.airlift.slice.Slices;
+import io.lancetrino.file.codec.FsstDecoder;
 import io.lancetrino.file.codec.ValueDecoders;
+import io.lancetrino.file.codec.VariableOutput;
 import io.lancetrino.file.codec.VariableValues;
 import io.lancetrino.file.proto.encodings.CompressiveEncoding;
 import io.lancetrino.file.proto.encodings.MiniBlockLayout;
@@ -11,7 +12,6 @@ import io.trino.spi.block.DictionaryBlock;
 import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.Type;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -59,7 +59,7 @@ final class MiniBlockPageDecoder
         int count = to - from;
         boolean[] nulls = hasDef ? new boolean[count] : null;
         long[] fixed = kind == PageBlocks.Kind.FIXED ? new long[count] : kind == PageBlocks.Kind.FIXED_128 ? new long[count * 2] : null;
-        List<VariablePart> variableParts = kind == PageBlocks.Kind.VARIABLE ? new ArrayList<>() : null;
+        VariableOutput variableOutput = kind == PageBlocks.Kind.VARIABLE ? new VariableOutput(count * 16) : null;
         int[] offsets = kind == PageBlocks.Kind.VARIABLE ? new int[count + 1] : null;
 
         Slice metadata = buffers.get(0);
@@ -122,7 +122,13 @@ final class MiniBlockPageDecoder
                     }
                     case FIXED_128 -> System.arraycopy(ValueDecoders.decodeFixed128(valueEncoding, valueData, values), first * 2, fixed, out * 2, (last - first) * 2);
                     case VARIABLE -> {
-                        variableParts.add(new VariablePart(ValueDecoders.decodeVariable(valueEncoding, valueData, values), first, last, out));
+                        if (valueEncoding.hasFsst()) {
+                            VariableValues compressed = ValueDecoders.decodeVariable(valueEncoding.getFsst().getValues(), valueData, values);
+                            FsstDecoder.of(valueEncoding.getFsst().getSymbolTable()).decompressInto(compressed, first, last, variableOutput, offsets, out, nulls);
+                        }
+                        else {
+                            variableOutput.append(ValueDecoders.decodeVariable(valueEncoding, valueData, values), first, last, offsets, out, nulls);
+                        }
                     }
                 }
             }
@@ -140,7 +146,7 @@ final class MiniBlockPageDecoder
         return switch (kind) {
             case FIXED -> PageBlocks.fixed(type, fixed, 0, count, isNull);
             case FIXED_128 -> PageBlocks.fixed128((DecimalType) type, fixed, 0, count, isNull);
-            case VARIABLE -> PageBlocks.variable(new VariableValues(concatenate(variableParts, offsets, nulls), offsets), 0, count, isNull);
+            case VARIABLE -> PageBlocks.variable(new VariableValues(variableOutput.slice(), offsets), 0, count, isNull);
         };
     }
 
@@ -179,47 +185,6 @@ final class MiniBlockPageDecoder
         return anyNull
                 ? DictionaryBlock.createProjectedDictionaryBlock(count, dictionary.dictionaryWithNull(), ids, dictionary.idWithNull())
                 : DictionaryBlock.createProjectedDictionaryBlock(count, dictionary.dictionary(), ids, dictionary.id());
-    }
-
-    /** The wanted values {@code [first, last)} of one chunk, which go to output position {@code out}. */
-    private record VariablePart(VariableValues values, int first, int last, int out) {}
-
-    /**
-     * Copies the chunks' wanted bytes into one exactly sized buffer and fills in the output offsets. Values that are
-     * null keep no bytes (fixed-width binary stores bytes for them too): Trino's block serde assumes nulls are empty.
-     */
-    private static Slice concatenate(List<VariablePart> parts, int[] offsets, boolean[] nulls)
-    {
-        int total = 0;
-        for (VariablePart part : parts) {
-            total += part.values().offsets()[part.last()] - part.values().offsets()[part.first()];
-        }
-        byte[] bytes = new byte[total];
-        int written = 0;
-        for (VariablePart part : parts) {
-            int[] chunkOffsets = part.values().offsets();
-            if (nulls == null) {
-                int start = chunkOffsets[part.first()];
-                int length = chunkOffsets[part.last()] - start;
-                part.values().data().getBytes(start, bytes, written, length);
-                int shift = written - start;
-                for (int i = part.first(); i < part.last(); i++) {
-                    offsets[part.out() + i - part.first() + 1] = chunkOffsets[i + 1] + shift;
-                }
-                written += length;
-                continue;
-            }
-            for (int i = part.first(); i < part.last(); i++) {
-                int position = part.out() + i - part.first();
-                if (!nulls[position]) {
-                    int length = chunkOffsets[i + 1] - chunkOffsets[i];
-                    part.values().data().getBytes(chunkOffsets[i], bytes, written, length);
-                    written += length;
-                }
-                offsets[position + 1] = written;
-            }
-        }
-        return Slices.wrappedBuffer(bytes, 0, written);
     }
 
     private static int align(int position)

@@ -99,4 +99,45 @@ public final class FsstDecoder
         }
         return new VariableValues(Slices.wrappedBuffer(output, 0, written), offsets);
     }
+
+    /**
+     * Decompresses values {@code [first, last)} straight into {@code output}, setting {@code offsets[out + k + 1]} for
+     * the k-th of them; values marked null keep no bytes.
+     */
+    public void decompressInto(VariableValues compressed, int first, int last, VariableOutput output, int[] offsets, int out, boolean[] nulls)
+    {
+        if (!enabled) {
+            output.append(compressed, first, last, offsets, out, nulls);
+            return;
+        }
+        int[] inputOffsets = compressed.offsets();
+        Slice data = compressed.data();
+        byte[] input = data.byteArray();
+        int inputBase = data.byteArrayOffset();
+        int written = output.size();
+        for (int i = first; i < last; i++) {
+            int target = out + i - first;
+            if (nulls != null && nulls[target]) {
+                offsets[target + 1] = written;
+                continue;
+            }
+            int position = inputBase + inputOffsets[i];
+            int end = inputBase + inputOffsets[i + 1];
+            // each code yields at most 8 bytes, and every symbol is written as a whole 8-byte word
+            output.setSize(written);
+            byte[] bytes = output.reserve((end - position) * 8 + 8);
+            while (position < end) {
+                int code = input[position++] & 0xFF;
+                if (code == ESCAPE) {
+                    bytes[written++] = input[position++];
+                }
+                else {
+                    LITTLE_ENDIAN_LONGS.set(bytes, written, symbols[code]);
+                    written += lengths[code];
+                }
+            }
+            offsets[target + 1] = written;
+        }
+        output.setSize(written);
+    }
 }

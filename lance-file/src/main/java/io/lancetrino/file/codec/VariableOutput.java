@@ -1,0 +1,74 @@
+package io.lancetrino.file.codec;
+
+import io.airlift.slice.Slice;
+import io.airlift.slice.Slices;
+
+import java.util.Arrays;
+
+/**
+ * The bytes of a block of variable-width values, written once where they end up: chunks append their wanted values
+ * (decompressing FSST straight into it), so no value is copied again to assemble the block.
+ */
+public final class VariableOutput
+{
+    private byte[] bytes;
+    private int size;
+
+    public VariableOutput(int expectedBytes)
+    {
+        bytes = new byte[Math.max(64, expectedBytes)];
+    }
+
+    /** The buffer, with room for {@code extra} more bytes after {@link #size()}. */
+    byte[] reserve(int extra)
+    {
+        if (size + extra > bytes.length) {
+            bytes = Arrays.copyOf(bytes, Math.max(size + extra, bytes.length * 2));
+        }
+        return bytes;
+    }
+
+    public int size()
+    {
+        return size;
+    }
+
+    void setSize(int size)
+    {
+        this.size = size;
+    }
+
+    /**
+     * Appends values {@code [first, last)} and sets {@code offsets[out + k + 1]} for the k-th of them; values marked
+     * null keep no bytes (fixed-width binary stores bytes for them too, and Trino's block serde assumes nulls are empty).
+     */
+    public void append(VariableValues values, int first, int last, int[] offsets, int out, boolean[] nulls)
+    {
+        int[] valueOffsets = values.offsets();
+        if (nulls == null) {
+            int start = valueOffsets[first];
+            int length = valueOffsets[last] - start;
+            values.data().getBytes(start, reserve(length), size, length);
+            int shift = size - start;
+            for (int i = first; i < last; i++) {
+                offsets[out + i - first + 1] = valueOffsets[i + 1] + shift;
+            }
+            size += length;
+            return;
+        }
+        for (int i = first; i < last; i++) {
+            int position = out + i - first;
+            if (!nulls[position]) {
+                int length = valueOffsets[i + 1] - valueOffsets[i];
+                values.data().getBytes(valueOffsets[i], reserve(length), size, length);
+                size += length;
+            }
+            offsets[position + 1] = size;
+        }
+    }
+
+    public Slice slice()
+    {
+        return Slices.wrappedBuffer(bytes, 0, size);
+    }
+}
