@@ -59,7 +59,7 @@ final class MiniBlockPageDecoder
         int count = to - from;
         boolean[] nulls = hasDef ? new boolean[count] : null;
         long[] fixed = kind == PageBlocks.Kind.FIXED ? new long[count] : kind == PageBlocks.Kind.FIXED_128 ? new long[count * 2] : null;
-        VariableOutput variableOutput = kind == PageBlocks.Kind.VARIABLE ? new VariableOutput(count * 16) : null;
+        VariableOutput variableOutput = kind == PageBlocks.Kind.VARIABLE ? new VariableOutput(count) : null;
         int[] offsets = kind == PageBlocks.Kind.VARIABLE ? new int[count + 1] : null;
 
         Slice metadata = buffers.get(0);

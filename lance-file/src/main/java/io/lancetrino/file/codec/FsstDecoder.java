@@ -114,18 +114,28 @@ public final class FsstDecoder
         Slice data = compressed.data();
         byte[] input = data.byteArray();
         int inputBase = data.byteArrayOffset();
+        // the exact size first, so the output grows once per chunk; every symbol is then written as a whole 8-byte word
+        int decompressed = 0;
+        for (int position = inputBase + inputOffsets[first], end = inputBase + inputOffsets[last]; position < end; ) {
+            int code = input[position++] & 0xFF;
+            if (code == ESCAPE) {
+                position++;
+                decompressed++;
+            }
+            else {
+                decompressed += lengths[code];
+            }
+        }
         int written = output.size();
+        byte[] bytes = output.reserve(decompressed + 8, last - first);
         for (int i = first; i < last; i++) {
             int target = out + i - first;
+            int position = inputBase + inputOffsets[i];
+            int end = inputBase + inputOffsets[i + 1];
             if (nulls != null && nulls[target]) {
                 offsets[target + 1] = written;
                 continue;
             }
-            int position = inputBase + inputOffsets[i];
-            int end = inputBase + inputOffsets[i + 1];
-            // each code yields at most 8 bytes, and every symbol is written as a whole 8-byte word
-            output.setSize(written);
-            byte[] bytes = output.reserve((end - position) * 8 + 8);
             while (position < end) {
                 int code = input[position++] & 0xFF;
                 if (code == ESCAPE) {
