@@ -20,7 +20,9 @@ import io.lancetrino.plugin.write.TableCommits;
 import io.lancetrino.plugin.write.TableWrites;
 import io.lancetrino.procedures.BranchOperations;
 import io.lancetrino.split.LanceColumnHandle;
+import io.lancetrino.split.FileMetadataCache;
 import io.lancetrino.split.LanceConfig;
+import io.lancetrino.split.LanceFileReaderType;
 import io.lancetrino.split.LanceErrorCode;
 import io.lancetrino.split.LancePageSource;
 import io.lancetrino.split.LanceSplit;
@@ -69,6 +71,7 @@ public final class OptimizeTableProcedure
     private final BranchOperations branches;
     private final TypeManager typeManager;
     private final int batchRows;
+    private final LanceFileReaderType fileReader;
     private final long memoryLimit;
 
     @Inject
@@ -79,6 +82,7 @@ public final class OptimizeTableProcedure
         this.commits = requireNonNull(commits, "commits is null");
         this.branches = requireNonNull(branches, "branches is null");
         this.batchRows = config.getReadBatchRows();
+        this.fileReader = config.getFileReader();
         this.memoryLimit = config.getReaderMemoryLimit().toBytes();
     }
 
@@ -192,7 +196,7 @@ public final class OptimizeTableProcedure
     {
         long rows = 0;
         // the page source closes its allocator
-        try (LancePageSource source = new LancePageSource(split, columns, allocator.newChildAllocator("optimize-read-" + split.fragmentId(), 0, allocator.getLimit()), table.fileSystem(), catalog.storageOptions(table.root()), batchRows)) {
+        try (LancePageSource source = new LancePageSource(split, columns, List.of(), allocator.newChildAllocator("optimize-read-" + split.fragmentId(), 0, allocator.getLimit()), table.fileSystem(), catalog.storageOptions(table.root()), batchRows, fileReader, new FileMetadataCache(0))) {
             while (!source.isFinished()) {
                 SourcePage page = source.getNextSourcePage();
                 if (page != null && page.getPositionCount() > 0) {
