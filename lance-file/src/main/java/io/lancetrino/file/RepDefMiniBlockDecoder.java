@@ -226,7 +226,8 @@ final class RepDefMiniBlockDecoder
                 throw new IllegalStateException(where + ": def levels have %s value slots, the page %s items".formatted(slot, items));
             }
         }
-        else if (!hasRep && entries != items) {
+        // without rep and def levels (every layer all valid, as 2.2 writes structs with no nulls) chunks record no levels
+        else if (!hasRep && entries != 0 && entries != items) {
             throw new IllegalStateException(where + ": %s levels for %s items".formatted(entries, items));
         }
         Optional<boolean[]> isNull = Optional.ofNullable(nulls);

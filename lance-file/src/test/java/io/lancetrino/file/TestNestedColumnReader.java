@@ -455,6 +455,34 @@ class TestNestedColumnReader
     }
 
     @Test
+    void readsStructsWithoutNulls()
+            throws Exception
+    {
+        // no nulls at any layer: 2.2 then writes chunks with no rep or def levels at all (as for Trino's ROW columns)
+        Schema schema = new Schema(List.of(new Field("st", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(
+                primitive("x", true, new ArrowType.Int(64, true)),
+                primitive("s", true, ArrowType.Utf8.INSTANCE)))));
+        Type type = RowType.from(List.of(RowType.field("x", BIGINT), RowType.field("s", VARCHAR)));
+        for (String version : List.of("2.1", "2.2")) {
+            Path path = directory.resolve("struct-no-nulls-" + version + ".lance");
+            write(path, version, schema, 2, 3000, (root, firstRow, rows) -> {
+                StructVector struct = (StructVector) root.getVector("st");
+                BigIntVector xs = (BigIntVector) struct.getChild("x");
+                VarCharVector ss = (VarCharVector) struct.getChild("s");
+                for (int i = 0; i < rows; i++) {
+                    int row = firstRow + i;
+                    struct.setIndexDefined(i);
+                    xs.setSafe(i, row * 7L - 1000);
+                    ss.setSafe(i, ("w" + row % 13).getBytes(StandardCharsets.UTF_8));
+                }
+                xs.setValueCount(rows);
+                ss.setValueCount(rows);
+            });
+            assertReadsLikeSdk(path, "st", type, 2);
+        }
+    }
+
+    @Test
     void readsStructsOfLists()
             throws Exception
     {
