@@ -3,13 +3,8 @@ package io.lancetrino.tests;
 import io.lancetrino.tests.fixtures.LanceFixtures;
 import io.lancetrino.tests.fixtures.ReaderMetrics;
 import io.lancetrino.tests.fixtures.SdkScans;
-import io.lancetrino.tests.fixtures.TemporaryWarehouses;
-import io.trino.Session;
-import io.trino.testing.AbstractTestQueryFramework;
-import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
-import io.trino.testing.QueryRunner;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
@@ -32,7 +27,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
-import static io.lancetrino.tests.LanceQueryRunner.CATALOG;
 import static io.trino.testing.QueryAssertions.assertEqualsIgnoreOrder;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -41,23 +35,13 @@ import static org.assertj.core.api.Assertions.assertThat;
  * with {@code 'sdk'} and as the SDK's own scan, and the scan's metrics show which columns each reader decoded.
  */
 final class TestLanceJavaReader
-        extends AbstractTestQueryFramework
+        extends AbstractJavaReaderTest
 {
     private static final int ROWS = 5000;
 
-    private Path warehouse;
-
-    @Override
-    protected QueryRunner createQueryRunner()
-            throws Exception
+    TestLanceJavaReader()
     {
-        warehouse = TemporaryWarehouses.create("lance-java-reader");
-        return LanceQueryRunner.builder(warehouse)
-                .withSchema("t")
-                // batches and row-range splits that cut through data files and pages
-                .addConnectorProperty("lance.read-batch-rows", "700")
-                .addConnectorProperty("lance.max-split-rows", "1500")
-                .build();
+        super("lance-java-reader");
     }
 
     @Test
@@ -130,23 +114,6 @@ final class TestLanceJavaReader
         assertThat((String) computeActual(reader("java"), "EXPLAIN ANALYZE VERBOSE SELECT id, list FROM sdk_2_1").getOnlyValue())
                 .contains("javaReaderColumns")
                 .contains("sdkFallbackColumns");
-    }
-
-    private void assertSameAsSdk(String sql)
-    {
-        assertEqualsIgnoreOrder(computeActual(reader("java"), sql).getMaterializedRows(), computeActual(reader("sdk"), sql).getMaterializedRows());
-    }
-
-    private Session reader(String fileReader)
-    {
-        return Session.builder(getSession())
-                .setCatalogSessionProperty(CATALOG, "file_reader", fileReader)
-                .build();
-    }
-
-    private ReaderMetrics readerColumns(Session session, String sql)
-    {
-        return ReaderMetrics.of((DistributedQueryRunner) getQueryRunner(), session, sql);
     }
 
     private static final Schema SCHEMA = new Schema(List.of(

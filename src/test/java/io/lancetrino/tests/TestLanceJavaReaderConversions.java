@@ -3,12 +3,7 @@ package io.lancetrino.tests;
 import io.lancetrino.tests.fixtures.LanceFixtures;
 import io.lancetrino.tests.fixtures.ReaderMetrics;
 import io.lancetrino.tests.fixtures.SdkScans;
-import io.lancetrino.tests.fixtures.TemporaryWarehouses;
-import io.trino.Session;
-import io.trino.testing.AbstractTestQueryFramework;
-import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedRow;
-import io.trino.testing.QueryRunner;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
@@ -33,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
-import static io.lancetrino.tests.LanceQueryRunner.CATALOG;
 import static io.trino.testing.QueryAssertions.assertEqualsIgnoreOrder;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -43,25 +37,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * wrote: the Java reader decodes them (shown by the scan metrics) and returns what the SDK path returns.
  */
 final class TestLanceJavaReaderConversions
-        extends AbstractTestQueryFramework
+        extends AbstractJavaReaderTest
 {
     private static final int ROWS = 3000;
     private static final List<String> CONVERTED = List.of("id", "u8", "u16", "u32", "u64", "half", "bf16", "t_s", "t_ms", "t_us", "t_ns",
             "ts_s", "ts_ms", "ts_ns", "tz_ms", "tz_us", "tz_ns", "d64", "fsb", "lstr", "lbin", "doc");
 
-    private Path warehouse;
-
-    @Override
-    protected QueryRunner createQueryRunner()
-            throws Exception
+    TestLanceJavaReaderConversions()
     {
-        warehouse = TemporaryWarehouses.create("lance-java-conversions");
-        return LanceQueryRunner.builder(warehouse)
-                .withSchema("t")
-                // batches and row-range splits that cut through data files and pages
-                .addConnectorProperty("lance.read-batch-rows", "700")
-                .addConnectorProperty("lance.max-split-rows", "1500")
-                .build();
+        super("lance-java-conversions");
     }
 
     @Test
@@ -119,23 +103,6 @@ final class TestLanceJavaReaderConversions
         LanceFixtures.packedStruct(warehouse.resolve("t"), "packed_20", "2.0", false, 100);
         assertSameAsSdk("SELECT * FROM packed_20");
         assertThat(readerColumns(reader("java"), "SELECT id, ps, name FROM packed_20").javaColumns()).isZero();
-    }
-
-    private void assertSameAsSdk(String sql)
-    {
-        assertEqualsIgnoreOrder(computeActual(reader("java"), sql).getMaterializedRows(), computeActual(reader("sdk"), sql).getMaterializedRows());
-    }
-
-    private Session reader(String fileReader)
-    {
-        return Session.builder(getSession())
-                .setCatalogSessionProperty(CATALOG, "file_reader", fileReader)
-                .build();
-    }
-
-    private ReaderMetrics readerColumns(Session session, String sql)
-    {
-        return ReaderMetrics.of((DistributedQueryRunner) getQueryRunner(), session, sql);
     }
 
     private static final Schema SCHEMA = new Schema(List.of(

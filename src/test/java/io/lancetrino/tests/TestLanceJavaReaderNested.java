@@ -3,12 +3,7 @@ package io.lancetrino.tests;
 import io.lancetrino.tests.fixtures.LanceFixtures;
 import io.lancetrino.tests.fixtures.ReaderMetrics;
 import io.lancetrino.tests.fixtures.SdkScans;
-import io.lancetrino.tests.fixtures.TemporaryWarehouses;
-import io.trino.Session;
-import io.trino.testing.AbstractTestQueryFramework;
-import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedRow;
-import io.trino.testing.QueryRunner;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -26,7 +21,6 @@ import java.util.Random;
 import java.util.function.Supplier;
 import java.util.stream.LongStream;
 
-import static io.lancetrino.tests.LanceQueryRunner.CATALOG;
 import static io.trino.testing.QueryAssertions.assertEqualsIgnoreOrder;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -36,23 +30,14 @@ import static org.assertj.core.api.Assertions.assertThat;
  * cut through files and pages and with deleted rows, and the scan metrics show the Java reader decoded them.
  */
 final class TestLanceJavaReaderNested
-        extends AbstractTestQueryFramework
+        extends AbstractJavaReaderTest
 {
     private static final int ROWS = 5000;
     private static final List<String> NESTED = List.of("id", "tags", "nums", "grid", "st", "st_list");
 
-    private Path warehouse;
-
-    @Override
-    protected QueryRunner createQueryRunner()
-            throws Exception
+    TestLanceJavaReaderNested()
     {
-        warehouse = TemporaryWarehouses.create("lance-java-reader-nested");
-        return LanceQueryRunner.builder(warehouse)
-                .withSchema("t")
-                .addConnectorProperty("lance.read-batch-rows", "700")
-                .addConnectorProperty("lance.max-split-rows", "1500")
-                .build();
+        super("lance-java-reader-nested");
     }
 
     @Test
@@ -94,23 +79,6 @@ final class TestLanceJavaReaderNested
                 assertSameAsSdk(sql);
             }
         }
-    }
-
-    private void assertSameAsSdk(String sql)
-    {
-        assertEqualsIgnoreOrder(computeActual(reader("java"), sql).getMaterializedRows(), computeActual(reader("sdk"), sql).getMaterializedRows());
-    }
-
-    private Session reader(String fileReader)
-    {
-        return Session.builder(getSession())
-                .setCatalogSessionProperty(CATALOG, "file_reader", fileReader)
-                .build();
-    }
-
-    private ReaderMetrics readerColumns(Session session, String sql)
-    {
-        return ReaderMetrics.of((DistributedQueryRunner) getQueryRunner(), session, sql);
     }
 
     private static Field list(String name, Field item)

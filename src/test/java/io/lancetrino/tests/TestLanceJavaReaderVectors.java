@@ -3,12 +3,7 @@ package io.lancetrino.tests;
 import io.lancetrino.tests.fixtures.LanceFixtures;
 import io.lancetrino.tests.fixtures.ReaderMetrics;
 import io.lancetrino.tests.fixtures.SdkScans;
-import io.lancetrino.tests.fixtures.TemporaryWarehouses;
-import io.trino.Session;
-import io.trino.testing.AbstractTestQueryFramework;
-import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedRow;
-import io.trino.testing.QueryRunner;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -25,7 +20,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 
-import static io.lancetrino.tests.LanceQueryRunner.CATALOG;
 import static io.trino.testing.QueryAssertions.assertEqualsIgnoreOrder;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -34,25 +28,15 @@ import static org.assertj.core.api.Assertions.assertThat;
  * them, in MiniBlock (narrow) and FullZip (768-dim) pages, and returns the rows the SDK returns.
  */
 final class TestLanceJavaReaderVectors
-        extends AbstractTestQueryFramework
+        extends AbstractJavaReaderTest
 {
     private static final int ROWS = 2000;
     private static final int DIMENSION = 768;
     private static final List<String> COLUMNS = List.of("id", "emb", "wide", "small", "d4", "i8", "i64");
 
-    private Path warehouse;
-
-    @Override
-    protected QueryRunner createQueryRunner()
-            throws Exception
+    TestLanceJavaReaderVectors()
     {
-        warehouse = TemporaryWarehouses.create("lance-java-reader-vectors");
-        return LanceQueryRunner.builder(warehouse)
-                .withSchema("t")
-                // batches and row-range splits that cut through data files and pages
-                .addConnectorProperty("lance.read-batch-rows", "700")
-                .addConnectorProperty("lance.max-split-rows", "1500")
-                .build();
+        super("lance-java-reader-vectors");
     }
 
     @Test
@@ -96,18 +80,6 @@ final class TestLanceJavaReaderVectors
             }
         }
         return deleted;
-    }
-
-    private Session reader(String fileReader)
-    {
-        return Session.builder(getSession())
-                .setCatalogSessionProperty(CATALOG, "file_reader", fileReader)
-                .build();
-    }
-
-    private ReaderMetrics readerColumns(Session session, String sql)
-    {
-        return ReaderMetrics.of((DistributedQueryRunner) getQueryRunner(), session, sql);
     }
 
     /** A vector column; the fixtures write a null vector's items as nulls, so nullable vectors have nullable items. */
