@@ -39,7 +39,7 @@ final class FullZipPageDecoder
         // FSST compresses each value on its own with one symbol table for the page
         FsstDecoder fsst = null;
         if (values.hasFsst()) {
-            fsst = new FsstDecoder(values.getFsst().getSymbolTable().toByteArray());
+            fsst = FsstDecoder.of(values.getFsst().getSymbolTable());
             values = values.getFsst().getValues();
         }
         // a variable packed struct keeps each row's fields in its record, split by PackedStructReader

@@ -148,7 +148,11 @@ public final class LanceColumnReader
         return buffers.build();
     }
 
-    private static Block concat(Type type, List<Block> blocks, int rowCount)
+    /**
+     * The blocks one after another as one block of {@code type}; dictionary and run-length blocks of different pages or
+     * ranges share no dictionary, so their values are copied.
+     */
+    public static Block concat(Type type, List<Block> blocks, int rowCount)
     {
         if (blocks.size() == 1) {
             return blocks.getFirst();
@@ -159,7 +163,6 @@ public final class LanceColumnReader
                 builder.appendRange(valueBlock, 0, valueBlock.getPositionCount());
                 continue;
             }
-            // dictionary and run-length blocks of different pages cannot share one dictionary: copy their values
             for (int position = 0; position < block.getPositionCount(); position++) {
                 builder.append(block.getUnderlyingValueBlock(), block.getUnderlyingValuePosition(position));
             }

@@ -179,7 +179,7 @@ public final class PackedStructReader
                             // FSST compresses each value of the field on its own, with one symbol table per page
                             Optional<FsstDecoder> fsst = Optional.empty();
                             if (value.hasFsst()) {
-                                fsst = Optional.of(new FsstDecoder(value.getFsst().getSymbolTable().toByteArray()));
+                                fsst = Optional.of(FsstDecoder.of(value.getFsst().getSymbolTable()));
                                 value = value.getFsst().getValues();
                             }
                             if (!value.hasVariable()) {

@@ -66,7 +66,7 @@ final class RepDefFullZipDecoder
         CompressiveEncoding values = layout.getValueCompression();
         FsstDecoder fsst = null;
         if (values.hasFsst()) {
-            fsst = new FsstDecoder(values.getFsst().getSymbolTable().toByteArray());
+            fsst = FsstDecoder.of(values.getFsst().getSymbolTable());
             values = values.getFsst().getValues();
         }
         if (!values.hasVariable() || values.getVariable().hasValues() || !values.getVariable().getOffsets().hasFlat() || values.getVariable().getOffsets().getFlat().hasData()) {

@@ -2,12 +2,11 @@ package io.lancetrino.split;
 
 import com.google.common.collect.ImmutableList;
 import io.lancetrino.file.LanceColumn;
+import io.lancetrino.file.LanceColumnReader;
 import io.lancetrino.file.NestedColumnReader;
 import io.lancetrino.file.UnsupportedLanceEncodingException;
 import io.lancetrino.split.arrow.StoredConversions;
 import io.trino.spi.block.Block;
-import io.trino.spi.block.BlockBuilder;
-import io.trino.spi.block.ValueBlock;
 import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.Type;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -210,7 +209,7 @@ final class JavaColumnStream
             // a damaged page: name the column, the reader's message names its physical column and page
             throw SplitFileReaders.unreadable(split, file, columnName, e);
         }
-        current = parts.size() == 1 ? parts.getFirst() : concat(parts, rows);
+        current = LanceColumnReader.concat(type, parts, rows);
         currentRows = rows;
         offset = 0;
     }
@@ -237,21 +236,6 @@ final class JavaColumnStream
         return remaining.build();
     }
 
-    private Block concat(List<Block> parts, int rows)
-    {
-        BlockBuilder builder = type.createBlockBuilder(null, rows);
-        for (Block part : parts) {
-            if (part instanceof ValueBlock valueBlock) {
-                builder.appendRange(valueBlock, 0, valueBlock.getPositionCount());
-                continue;
-            }
-            // dictionary and run-length blocks of different ranges share no dictionary: copy their values
-            for (int position = 0; position < part.getPositionCount(); position++) {
-                builder.append(part.getUnderlyingValueBlock(), part.getUnderlyingValuePosition(position));
-            }
-        }
-        return builder.build();
-    }
 
     private void closeInput()
     {

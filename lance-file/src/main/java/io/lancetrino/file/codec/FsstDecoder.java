@@ -10,7 +10,6 @@ import io.lancetrino.file.UnsupportedLanceEncodingException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
-import java.util.Arrays;
 
 /**
  * FSST decompression with Lance's serialized symbol table (a fixed 2,312 bytes): a u64 header ("FSST" in the high half,
@@ -69,35 +68,10 @@ public final class FsstDecoder
         if (!enabled) {
             return compressed;
         }
-        int count = compressed.count();
-        int[] inputOffsets = compressed.offsets();
-        int[] offsets = new int[count + 1];
-        Slice data = compressed.data();
-        byte[] input = data.byteArray();
-        int inputBase = data.byteArrayOffset();
-        // each code yields at most 8 bytes, and every symbol is written as a whole 8-byte word: keep 8 bytes of slack
-        byte[] output = new byte[Math.max(64, (inputOffsets[count] - inputOffsets[0]) * 3)];
-        int written = 0;
-        for (int i = 0; i < count; i++) {
-            int position = inputBase + inputOffsets[i];
-            int end = inputBase + inputOffsets[i + 1];
-            int worstCase = written + (end - position) * 8 + 8;
-            if (worstCase > output.length) {
-                output = Arrays.copyOf(output, Math.max(worstCase, output.length * 2));
-            }
-            while (position < end) {
-                int code = input[position++] & 0xFF;
-                if (code == ESCAPE) {
-                    output[written++] = input[position++];
-                }
-                else {
-                    LITTLE_ENDIAN_LONGS.set(output, written, symbols[code]);
-                    written += lengths[code];
-                }
-            }
-            offsets[i + 1] = written;
-        }
-        return new VariableValues(Slices.wrappedBuffer(output, 0, written), offsets);
+        int[] offsets = new int[compressed.count() + 1];
+        VariableOutput output = new VariableOutput(compressed.count());
+        decompressInto(compressed, 0, compressed.count(), output, offsets, 0, null);
+        return new VariableValues(output.slice(), offsets);
     }
 
     /**
