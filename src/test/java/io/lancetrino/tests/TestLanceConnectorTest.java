@@ -258,6 +258,7 @@ final class TestLanceConnectorTest
                    comment varchar(79)
                 )
                 WITH (
+                   compression = 'auto',
                    file_format_version = '2.2',
                    max_rows_per_file = 1048576
                 )""");

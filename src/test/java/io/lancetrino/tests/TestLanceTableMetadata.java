@@ -157,6 +157,7 @@ final class TestLanceTableMetadata
                    x integer
                 )
                 WITH (
+                   compression = 'auto',
                    file_format_version = '2.2',
                    max_rows_per_file = 1048576
                 )""");

@@ -128,6 +128,7 @@ final class TestLanceTransactions
         assertThat(entries.get(1L).actions()).containsExactly(
                 "added column id (id 0)",
                 "added column name (id 1)",
+                "table metadata lance-trino.compression set to auto",
                 "table metadata lance-trino.max-rows-per-file set to 1048576");
         assertThat(entries.get(2L).actions()).containsExactly("added fragment 0 (6 rows)");
         assertThat(entries.get(3L).actions()).containsExactly("deleted 1 row in fragment 0 (now 1 of 6 deleted)");

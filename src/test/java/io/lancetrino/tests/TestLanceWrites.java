@@ -173,11 +173,47 @@ final class TestLanceWrites
         assertThat(SdkScans.scanRows(flags, org.lance.Ref.ofMain(), List.of()))
                 .containsExactlyInAnyOrderElementsOf(computeActual("SELECT * FROM flags").getMaterializedRows());
 
-        assertUpdate("CREATE TABLE notes WITH (file_format_version = '2.2') AS SELECT comment FROM tpch.tiny.lineitem", 60175);
-        assertUpdate("CREATE TABLE notes_zstd WITH (file_format_version = '2.2', compression = 'zstd') AS SELECT comment FROM tpch.tiny.lineitem", 60175);
-        // zstd over Lance's default few-KiB chunks of strings saves about 4%; over 64 KiB chunks about 23%
-        assertThat(dataBytes(warehouse.resolve("w/notes_zstd.lance"))).isLessThan(dataBytes(warehouse.resolve("w/notes.lance")) * 85 / 100);
-        assertQuery("SELECT count(DISTINCT comment), max(comment) FROM notes_zstd", "SELECT count(DISTINCT comment), max(comment) FROM lineitem");
+        assertUpdate("CREATE TABLE notes WITH (compression = 'none') AS SELECT comment FROM tpch.tiny.lineitem", 60175);
+        assertUpdate("CREATE TABLE notes_auto AS SELECT comment FROM tpch.tiny.lineitem", 60175);
+        // the default compresses strings with zstd over 64 KiB chunks: about 23% smaller (over Lance's default few-KiB
+        // chunks zstd saves about 4%)
+        assertThat(dataBytes(warehouse.resolve("w/notes_auto.lance"))).isLessThan(dataBytes(warehouse.resolve("w/notes.lance")) * 85 / 100);
+        assertQuery("SELECT count(DISTINCT comment), max(comment) FROM notes_auto", "SELECT count(DISTINCT comment), max(comment) FROM lineitem");
+    }
+
+    @Test
+    void testDefaultCompressionIsZstdForStringsOnly()
+            throws Exception
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS w");
+        assertUpdate("CREATE TABLE mixed AS SELECT orderkey, comment, totalprice FROM tpch.tiny.orders", 15000);
+        assertUpdate("ALTER TABLE mixed ADD COLUMN note varchar");
+        assertUpdate("ALTER TABLE mixed ADD COLUMN amount bigint");
+        assertUpdate("INSERT INTO mixed SELECT orderkey, comment, totalprice, 'added', 7 FROM tpch.tiny.orders WHERE orderkey < 100", 27);
+        Path table = warehouse.resolve("w/mixed.lance");
+        try (var allocator = LanceFixtures.newAllocator();
+                var dataset = LanceFixtures.open(allocator, table)) {
+            // fixed-width values are compressed 1,024 at a time, too few for zstd to pay for its decode time
+            assertThat(dataset.getSchema().getFields()).filteredOn(field -> List.of("comment", "note").contains(field.getName()))
+                    .hasSize(2)
+                    .allSatisfy(field -> assertThat(field.getMetadata())
+                            .containsEntry("lance-encoding:compression", "zstd")
+                            .containsEntry("lance-encoding:minichunk-size", "65536"));
+            assertThat(dataset.getSchema().getFields()).filteredOn(field -> List.of("orderkey", "totalprice", "amount").contains(field.getName()))
+                    .hasSize(3)
+                    .allSatisfy(field -> assertThat(field.getMetadata()).doesNotContainKey("lance-encoding:compression"));
+        }
+        assertThat(SdkScans.scanRows(table, org.lance.Ref.ofMain(), List.of()))
+                .containsExactlyInAnyOrderElementsOf(computeActual("SELECT * FROM mixed").getMaterializedRows());
+        assertQuery("SELECT count(*), count(note), sum(amount) FROM mixed", "VALUES (15027, 27, 189)");
+
+        // format 2.1 keeps strings in chunks of a few KiB, where zstd would only slow reads down
+        assertUpdate("CREATE TABLE mixed21 WITH (file_format_version = '2.1') AS SELECT orderkey, comment FROM tpch.tiny.orders", 15000);
+        try (var allocator = LanceFixtures.newAllocator();
+                var dataset = LanceFixtures.open(allocator, warehouse.resolve("w/mixed21.lance"))) {
+            assertThat(dataset.getSchema().getFields()).allSatisfy(field -> assertThat(field.getMetadata()).doesNotContainKey("lance-encoding:compression"));
+        }
+        assertThat((String) computeScalar("SHOW CREATE TABLE mixed21")).contains("compression = 'auto'");
     }
 
     private static long dataBytes(Path table)
@@ -213,7 +249,7 @@ final class TestLanceWrites
         assertQueryFails("INSERT INTO strict VALUES (2, 1, 'abcd')", ".*Cannot truncate non-space characters.*");
         assertQueryFails("CREATE TABLE bad_type (m map(varchar, bigint))", "Table w.bad_type: column m has type map\\(varchar, bigint\\), which Lance tables cannot store");
         assertQueryFails("CREATE TABLE bad_format (id bigint) WITH (file_format_version = '0.1')", "file_format_version must be one of \\[2.0, 2.1, 2.2\\], not '0.1'");
-        assertQueryFails("CREATE TABLE bad_compression (id bigint) WITH (compression = 'gzip')", "compression must be one of \\[lz4, none, zstd\\], not 'gzip'");
+        assertQueryFails("CREATE TABLE bad_compression (id bigint) WITH (compression = 'gzip')", "compression must be one of \\[auto, lz4, none, zstd\\], not 'gzip'");
         // a query that fails after workers wrote files commits nothing
         assertQueryFails("INSERT INTO strict SELECT orderkey, 1, 'x' FROM tpch.tiny.orders WHERE 1 / (orderkey - 60000) > -1", "Division by zero");
         assertQuery("SELECT id, amount, code FROM strict", "VALUES (1, 1.25, 'abc')");

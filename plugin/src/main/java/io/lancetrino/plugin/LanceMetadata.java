@@ -163,7 +163,7 @@ public final class LanceMetadata
     /**
      * The table properties of CREATE TABLE that the version records, so SHOW CREATE TABLE re-creates the table with
      * the same layout: its data file format (only one this connector writes), the rows per file this connector keeps
-     * in the table metadata, and a compression every field carries.
+     * in the table metadata, and the compression policy (kept in the table metadata too, or else one every field carries).
      */
     private static Map<String, Object> tableProperties(TableSnapshot snapshot)
     {
@@ -181,13 +181,16 @@ public final class LanceMetadata
                 // written by hand or by another tool: shown in "t$properties", not here
             }
         }
-        Set<String> compressions = snapshot.schema().fields().stream()
-                .map(field -> Optional.ofNullable(field.metadata().get(ColumnEncodings.COMPRESSION)).orElse("none"))
-                .collect(ImmutableSet.toImmutableSet());
-        if (compressions.size() == 1 && !compressions.contains("none")) {
+        String compression = snapshot.manifest().getTableMetadataMap().get(ColumnEncodings.COMPRESSION_KEY);
+        if (compression == null) {
+            Set<String> compressions = snapshot.schema().fields().stream()
+                    .map(field -> Optional.ofNullable(field.metadata().get(ColumnEncodings.COMPRESSION)).orElse(ColumnEncodings.NONE))
+                    .collect(ImmutableSet.toImmutableSet());
+            compression = compressions.size() == 1 ? compressions.iterator().next() : null;
+        }
+        if (compression != null) {
             try {
-                LanceTableProperties.compression(Map.of(LanceTableProperties.COMPRESSION, compressions.iterator().next()))
-                        .ifPresent(compression -> properties.put(LanceTableProperties.COMPRESSION, compression));
+                properties.put(LanceTableProperties.COMPRESSION, LanceTableProperties.compression(Map.of(LanceTableProperties.COMPRESSION, compression)));
             }
             catch (TrinoException e) {
                 // a compression Lance knows and CREATE TABLE does not (such as a level suffix)

@@ -2,10 +2,10 @@ package io.lancetrino.plugin.write;
 
 import com.google.protobuf.ByteString;
 import io.lancetrino.metadata.proto.Field;
+import io.lancetrino.metadata.proto.Manifest;
 
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -15,10 +15,17 @@ import static java.util.Objects.requireNonNull;
  * The encoding settings a table's fields carry as {@code lance-encoding:*} metadata. Every Lance writer (this
  * connector's through the SDK, and any other engine appending to the table) reads them from the schema, so they hold
  * for the life of the table and for columns added later.
+ *
+ * @param compression the {@code compression} table property: {@code auto}, {@code zstd}, {@code lz4} or {@code none}
+ * @param fileFormatVersion the table's data file format version
  */
-public record ColumnEncodings(Optional<String> compression)
+public record ColumnEncodings(String compression, String fileFormatVersion)
 {
     public static final String COMPRESSION = "lance-encoding:compression";
+    // the table property, kept in the table metadata: with "auto" the fields alone do not tell it
+    public static final String COMPRESSION_KEY = "lance-trino.compression";
+    public static final String AUTO = "auto";
+    public static final String NONE = "none";
     // Lance's default (0.8) compares dictionary indices against the raw size and never picks a dictionary for
     // one-character strings; at 0.9 those shrink from 5 bytes a row to under 0.3 and read no slower
     static final String DICTIONARY_SIZE_RATIO = "lance-encoding:dict-size-ratio";
@@ -29,22 +36,30 @@ public record ColumnEncodings(Optional<String> compression)
     static final String MINICHUNK_SIZE = "lance-encoding:minichunk-size";
     static final String MINICHUNK_SIZE_VALUE = String.valueOf(64 * 1024);
     private static final Set<String> VARIABLE_WIDTH_TYPES = Set.of("string", "large_string", "binary", "large_binary");
+    private static final Set<String> LARGE_CHUNK_VERSIONS = Set.of("2.2");
 
     public ColumnEncodings
     {
         requireNonNull(compression, "compression is null");
+        requireNonNull(fileFormatVersion, "fileFormatVersion is null");
     }
 
     /**
-     * The settings of an existing table, for the columns it gets later.
+     * The settings of an existing table, for the columns it gets later. Tables without the table-metadata key
+     * (created before it, or by another engine) compress every field alike, if at all.
      */
-    public static ColumnEncodings of(List<Field> fields)
+    public static ColumnEncodings of(List<Field> fields, Manifest manifest, String fileFormatVersion)
     {
-        return new ColumnEncodings(fields.stream()
-                .map(field -> field.getMetadataMap().get(COMPRESSION))
-                .filter(Objects::nonNull)
-                .map(value -> value.toString(UTF_8))
-                .findFirst());
+        String compression = manifest.getTableMetadataMap().get(COMPRESSION_KEY);
+        if (compression == null) {
+            compression = fields.stream()
+                    .map(field -> field.getMetadataMap().get(COMPRESSION))
+                    .filter(Objects::nonNull)
+                    .map(value -> value.toString(UTF_8))
+                    .findFirst()
+                    .orElse(NONE);
+        }
+        return new ColumnEncodings(compression, fileFormatVersion);
     }
 
     public List<Field> apply(List<Field> fields)
@@ -55,13 +70,30 @@ public record ColumnEncodings(Optional<String> compression)
     private Field apply(Field field)
     {
         Field.Builder builder = field.toBuilder();
-        compression.ifPresent(value -> builder.putMetadata(COMPRESSION, ByteString.copyFrom(value, UTF_8)));
-        if (VARIABLE_WIDTH_TYPES.contains(field.getLogicalType())) {
+        boolean variableWidth = VARIABLE_WIDTH_TYPES.contains(field.getLogicalType());
+        if (variableWidth) {
             builder.putMetadata(DICTIONARY_SIZE_RATIO, ByteString.copyFrom(DICTIONARY_SIZE_RATIO_VALUE, UTF_8));
-            if (compression.isPresent()) {
+        }
+        String fieldCompression = fieldCompression(variableWidth);
+        if (!fieldCompression.equals(NONE)) {
+            builder.putMetadata(COMPRESSION, ByteString.copyFrom(fieldCompression, UTF_8));
+            if (variableWidth) {
                 builder.putMetadata(MINICHUNK_SIZE, ByteString.copyFrom(MINICHUNK_SIZE_VALUE, UTF_8));
             }
         }
         return builder.build();
+    }
+
+    /**
+     * {@code auto} compresses only string and binary fields, with zstd, and only where their chunks can be 64 KiB:
+     * there zstd decodes as fast as Lance's own string encodings and saves a fifth (TPC-H l_comment 81 -> 63 MB).
+     * Fixed-width values are compressed 1,024 at a time, and those small frames measured 2-4x the decode time.
+     */
+    private String fieldCompression(boolean variableWidth)
+    {
+        if (!compression.equals(AUTO)) {
+            return compression;
+        }
+        return variableWidth && LARGE_CHUNK_VERSIONS.contains(fileFormatVersion) ? "zstd" : NONE;
     }
 }

@@ -41,13 +41,15 @@ public record LanceWritableTableHandle(
 
     /**
      * @param schema serialized {@code lance.file.Field} messages of the new table
+     * @param compression the table's {@code compression} property
      * @param replace whether an existing table is replaced (CREATE OR REPLACE TABLE ... AS)
      */
-    public record NewTable(List<byte[]> schema, Optional<String> comment, boolean replace)
+    public record NewTable(List<byte[]> schema, String compression, Optional<String> comment, boolean replace)
     {
         public NewTable
         {
             schema = ImmutableList.copyOf(schema);
+            requireNonNull(compression, "compression is null");
             requireNonNull(comment, "comment is null");
         }
     }

@@ -56,8 +56,10 @@ public final class SchemaChanges
             if (!column.isNullable()) {
                 throw new TrinoException(NOT_SUPPORTED, "Table %s: an added column must be nullable, because existing rows have no value for %s".formatted(handle.schemaTableName(), column.getName()));
             }
-            List<Field> added = new ArrayList<>(ColumnEncodings.of(fields).apply(
-                    LanceFields.fromArrow(List.of(arrowField), nextFieldId(snapshot(session, handle), fields))));
+            TableSnapshot snapshot = snapshot(session, handle);
+            String version = snapshot.manifest().getDataFormat().getVersion();
+            List<Field> added = new ArrayList<>(ColumnEncodings.of(fields, snapshot.manifest(), version).apply(
+                    LanceFields.fromArrow(List.of(arrowField), nextFieldId(snapshot, fields))));
             column.getComment().ifPresent(comment -> added.set(0, added.getFirst().toBuilder().putMetadata(COMMENT, ByteString.copyFrom(comment, UTF_8)).build()));
             List<Field> result = new ArrayList<>(fields);
             result.addAll(added);

@@ -84,8 +84,9 @@ public final class TableWrites
         if (existing.isPresent() && !replace) {
             throw new TrinoException(TABLE_ALREADY_EXISTS, "Table already exists: " + name);
         }
-        List<Field> schema = new ColumnEncodings(LanceTableProperties.compression(metadata.getProperties())).apply(toLanceSchema(name, metadata.getColumns()));
         String version = LanceTableProperties.fileFormatVersion(metadata.getProperties());
+        String compression = LanceTableProperties.compression(metadata.getProperties());
+        List<Field> schema = new ColumnEncodings(compression, version).apply(toLanceSchema(name, metadata.getColumns()));
         catalog.verifyWritable(session.getIdentity(), name, catalog.tableRoot(name));
         return new LanceWritableTableHandle(
                 name,
@@ -95,7 +96,7 @@ public final class TableWrites
                 LanceSchema.fromFields(schema).fields(),
                 version,
                 LanceTableProperties.maxRowsPerFile(metadata.getProperties()),
-                Optional.of(new LanceWritableTableHandle.NewTable(schema.stream().map(Field::toByteArray).toList(), metadata.getComment(), replace)));
+                Optional.of(new LanceWritableTableHandle.NewTable(schema.stream().map(Field::toByteArray).toList(), compression, metadata.getComment(), replace)));
     }
 
     public void finishCreate(ConnectorSession session, LanceWritableTableHandle handle, Collection<Slice> fragments, String statement)
@@ -113,6 +114,7 @@ public final class TableWrites
         Manifest.DataStorageFormat format = Manifest.DataStorageFormat.newBuilder().setFileFormat("lance").setVersion(handle.fileFormatVersion()).build();
         Map<String, String> tableMetadata = new HashMap<>();
         tableMetadata.put(MAX_ROWS_PER_FILE_KEY, String.valueOf(handle.maxRowsPerFile()));
+        tableMetadata.put(ColumnEncodings.COMPRESSION_KEY, newTable.compression());
         newTable.comment().ifPresent(comment -> tableMetadata.put(COMMENT, comment));
         try {
             if (exists) {
