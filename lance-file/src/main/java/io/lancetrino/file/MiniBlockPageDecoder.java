@@ -43,7 +43,7 @@ final class MiniBlockPageDecoder
         }
         int valueBuffers = toIntExact(layout.getNumBuffers());
         // RLE keeps run values and run lengths in two buffers per chunk; everything else decoded here uses one
-        if (valueBuffers != (layout.getValueCompression().hasRle() ? 2 : 1)) {
+        if (valueBuffers != (ValueDecoders.isRle(layout.getValueCompression()) ? 2 : 1)) {
             throw new UnsupportedLanceEncodingException(where + ": " + layout.getNumBuffers() + " value buffers per chunk are not decoded");
         }
         boolean hasDef = layout.hasDefCompression();
@@ -112,7 +112,7 @@ final class MiniBlockPageDecoder
                 Slice valueData = data.slice(position, valueBytes[0]);
                 switch (kind) {
                     case FIXED -> {
-                        if (valueEncoding.hasRle()) {
+                        if (ValueDecoders.isRle(valueEncoding)) {
                             long[] decoded = ValueDecoders.decodeRle(valueEncoding, valueData, data.slice(align(position + valueBytes[0]), valueBytes[1]), values);
                             System.arraycopy(decoded, first, fixed, out, last - first);
                         }

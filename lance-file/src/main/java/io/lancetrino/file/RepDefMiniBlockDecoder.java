@@ -100,7 +100,7 @@ final class RepDefMiniBlockDecoder
     {
         RepDefLayers layers = new RepDefLayers(where, layout.getLayersList());
         int valueBuffers = toIntExact(layout.getNumBuffers());
-        if (valueBuffers != (layout.getValueCompression().hasRle() ? 2 : 1)) {
+        if (valueBuffers != (ValueDecoders.isRle(layout.getValueCompression()) ? 2 : 1)) {
             throw new UnsupportedLanceEncodingException(where + ": " + layout.getNumBuffers() + " value buffers per chunk are not decoded");
         }
         boolean hasRep = layout.hasRepCompression();
@@ -185,7 +185,7 @@ final class RepDefMiniBlockDecoder
                 Slice valueData = data.slice(position, valueBytes[0]);
                 switch (kind) {
                     case FIXED -> {
-                        long[] decoded = valueEncoding.hasRle()
+                        long[] decoded = ValueDecoders.isRle(valueEncoding)
                                 ? ValueDecoders.decodeRle(valueEncoding, valueData, data.slice(align(position + valueBytes[0]), valueBytes[1]), values)
                                 : ValueDecoders.decodeFixed(valueEncoding, valueData, values);
                         System.arraycopy(decoded, 0, fixed, itemStart, values);

@@ -449,6 +449,35 @@ class TestLanceColumnReader
     }
 
     @Test
+    void readsRunsUnderGeneralCompression()
+            throws Exception
+    {
+        // sorted keys repeated a few times each (TPC-H l_orderkey): with zstd and no byte planes Lance keeps the runs,
+        // compresses their values and leaves their lengths raw
+        List<Column> columns = List.of(new Column("key", new ArrowType.Int(64, true), true, BIGINT, (v, i, r) -> {
+            if (r % 101 == 7) {
+                v.setNull(i);
+            }
+            else {
+                ((BigIntVector) v).set(i, 1_000_000_000L + r / 5);
+            }
+        }));
+        for (String scheme : List.of("zstd", "lz4")) {
+            Path path = directory.resolve("runs-" + scheme + ".lance");
+            Schema schema = new Schema(List.of(new Field("key", new FieldType(true, new ArrowType.Int(64, true), null,
+                    Map.of("lance-encoding:compression", scheme, "lance-encoding:bss", "off", "lance-encoding:dict-divisor", "100000")), null)));
+            writeFile(path, "2.2", columns, schema, BATCH_ROWS, BATCHES);
+            TrinoInputFile file = inputFile(path);
+            LanceFileMetadata metadata = LanceFileMetadata.read(file);
+            assertThat(describe(metadata.columns().getFirst())).as(scheme).contains("values=GENERAL>RLE");
+            int rows = BATCH_ROWS * BATCHES;
+            List<Object> expected = SdkFiles.readColumn(path, allocator, "key").stream().map(TestLanceColumnReader::canonical).toList();
+            assertThat(values(LanceColumnReader.read(file, metadata, 0, BIGINT, 0, rows), BIGINT)).as(scheme).isEqualTo(expected);
+            assertThat(values(LanceColumnReader.read(file, metadata, 0, BIGINT, 3001, 777), BIGINT)).isEqualTo(expected.subList(3001, 3778));
+        }
+    }
+
+    @Test
     void signalsUnsupportedEncodings()
             throws Exception
     {

@@ -171,8 +171,21 @@ public final class ValueDecoders
     }
 
     /** Run-length encoding from its run values and its u8 run lengths (runs longer than 255 are split by the writer). */
+    /** Whether chunks of this encoding hold two value buffers, run values and run lengths. */
+    public static boolean isRle(CompressiveEncoding encoding)
+    {
+        return encoding.hasRle() || (encoding.hasGeneral() && encoding.getGeneral().getValues().hasRle());
+    }
+
+    /**
+     * Decodes runs into {@code count} values. Under general compression only the run values are compressed; the run
+     * lengths stay raw (as the SDK 7.0 writes them).
+     */
     public static long[] decodeRle(CompressiveEncoding encoding, Slice runData, Slice lengths, int count)
     {
+        if (encoding.hasGeneral()) {
+            return decodeRle(encoding.getGeneral().getValues(), BufferDecompressor.decompress(encoding.getGeneral().getCompression(), runData), lengths, count);
+        }
         CompressiveEncoding valuesEncoding = encoding.getRle().getValues();
         CompressiveEncoding lengthsEncoding = encoding.getRle().getRunLengths();
         if (!valuesEncoding.hasFlat() || !lengthsEncoding.hasFlat() || lengthsEncoding.getFlat().getBitsPerValue() != 8) {
