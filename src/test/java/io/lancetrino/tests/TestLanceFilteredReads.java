@@ -158,6 +158,36 @@ final class TestLanceFilteredReads
     }
 
     /** Rows the table scan handed to Trino. */
+    @Test
+    void testColumnsAreDecodedOnlyForBatchesTheFilterKeeps()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS f");
+        assertUpdate("CREATE TABLE lineitem_lazy AS SELECT * FROM tpch.tiny.lineitem", 60175);
+        // filters the connector cannot narrow the scan with (no domain on a column): the engine filters each batch
+        String keepsOneOrder = "SELECT max(comment), sum(extendedprice) FROM lineitem_lazy WHERE orderkey % 100000 = 4225";
+        String keepsAll = "SELECT max(comment), sum(extendedprice) FROM lineitem_lazy WHERE orderkey % 100000 >= 0";
+        assertQuery(keepsOneOrder, "SELECT max(comment), sum(extendedprice) FROM lineitem WHERE orderkey = 4225");
+        assertQuery(keepsAll, "SELECT max(comment), sum(extendedprice) FROM lineitem");
+        assertThat(scannedRows(keepsOneOrder)).isEqualTo(60175);
+        // comment and extendedprice are decoded for the one batch of 1,000 rows holding the order, orderkey for all 61
+        long selectiveBytes = physicalInputBytes(keepsOneOrder);
+        long allBytes = physicalInputBytes(keepsAll);
+        assertThat(selectiveBytes).isPositive().isLessThan(allBytes / 3);
+        assertThat(physicalInputBytes("SELECT max(orderkey) FROM lineitem_lazy WHERE orderkey % 100000 >= 0")).isLessThanOrEqualTo(selectiveBytes);
+
+        // positions the filter selects, then the columns it did not read, also past deleted rows
+        assertUpdate("DELETE FROM lineitem_lazy WHERE linenumber = 2", "SELECT count(*) FROM lineitem WHERE linenumber = 2");
+        assertQuery("SELECT orderkey, linenumber, comment FROM lineitem_lazy WHERE orderkey % 97 = 3 AND length(comment) > 20",
+                "SELECT orderkey, linenumber, comment FROM lineitem WHERE orderkey % 97 = 3 AND length(comment) > 20 AND linenumber <> 2");
+    }
+
+    private long physicalInputBytes(String sql)
+    {
+        DistributedQueryRunner runner = (DistributedQueryRunner) getQueryRunner();
+        var result = runner.executeWithPlan(getSession(), sql);
+        return runner.getCoordinator().getQueryManager().getFullQueryInfo(result.queryId()).getQueryStats().getPhysicalInputDataSize().toBytes();
+    }
+
     private long scannedRows(String sql)
     {
         DistributedQueryRunner runner = (DistributedQueryRunner) getQueryRunner();

@@ -3,6 +3,7 @@ package io.lancetrino.split;
 import io.trino.spi.block.Block;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Some of a split's output columns, read over the split's row ranges in order; the page source stitches streams by
@@ -17,6 +18,16 @@ interface ColumnStream
     int available();
 
     Block block(int channel, int rows);
+
+    /**
+     * The same rows as {@link #block}, decoded when first asked for; valid until the stream closes. Streams that
+     * cannot defer decode now.
+     */
+    default Supplier<Block> deferredBlock(int channel, int rows)
+    {
+        Block block = block(channel, rows);
+        return () -> block;
+    }
 
     void advance(int rows);
 

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
+import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
 import static java.util.Objects.requireNonNull;
@@ -48,11 +49,16 @@ final class JavaColumnStream
     private final List<Range> ranges;
     private final int batchRows;
     private final Fallback fallback;
+    // where the next batch starts
     private int rangeIndex;
     private int nextRow;
+    // the rows of the current batch, and their values once decoded
+    private List<Range> currentSegments = List.of();
     private Block current;
     private int currentRows;
     private int offset;
+    // set when a page of this column turned out to need the SDK: later batches are read through the delegate
+    private UnsupportedLanceEncodingException unsupported;
     private ColumnStream delegate;
 
     JavaColumnStream(LanceSplit split, LanceDataFile file, int outputColumn, String columnName, Type type, StoredConversions.Conversion conversion, LanceColumn column, CachingInput input, List<Range> ranges, int batchRows, Fallback fallback)
@@ -135,7 +141,15 @@ final class JavaColumnStream
     public int available()
     {
         while (delegate == null && offset == currentRows && rangeIndex < ranges.size()) {
-            loadNextBatch();
+            if (unsupported != null) {
+                current = null;
+                currentRows = 0;
+                offset = 0;
+                closeInput();
+                delegate = fallback.open(remainingRanges(rangeIndex, nextRow), unsupported);
+                break;
+            }
+            planNextBatch();
         }
         if (delegate != null) {
             return delegate.available();
@@ -149,7 +163,29 @@ final class JavaColumnStream
         if (delegate != null) {
             return delegate.block(0, rows);
         }
-        return offset == 0 && rows == currentRows ? current : current.getRegion(offset, rows);
+        if (current == null) {
+            current = decode(currentSegments, currentRows);
+        }
+        return region(current, offset, rows);
+    }
+
+    @Override
+    public Supplier<Block> deferredBlock(int channel, int rows)
+    {
+        if (delegate != null || current != null) {
+            return ColumnStream.super.deferredBlock(channel, rows);
+        }
+        List<Range> segments = currentSegments;
+        int batchRows = currentRows;
+        int start = offset;
+        return () -> {
+            // pages usually take whole batches; a page taking part of one keeps the decoded batch for the next
+            Block batch = segments == currentSegments && current != null ? current : decode(segments, batchRows);
+            if (segments == currentSegments) {
+                current = batch;
+            }
+            return region(batch, start, rows);
+        };
     }
 
     @Override
@@ -172,46 +208,72 @@ final class JavaColumnStream
     /** Whether the SDK took over this column after the Java reader met something it does not decode. */
     boolean fellBack()
     {
-        return delegate != null;
+        return delegate != null || unsupported != null;
     }
 
-    private void loadNextBatch()
+    /** The rows of the next batch: whole batches across range boundaries, as the SDK's reader returns them. */
+    private void planNextBatch()
     {
-        int batchRange = rangeIndex;
-        int batchRow = nextRow;
-        List<Block> parts = new ArrayList<>();
+        ImmutableList.Builder<Range> segments = ImmutableList.builder();
         int rows = 0;
+        while (rows < batchRows && rangeIndex < ranges.size()) {
+            Range range = ranges.get(rangeIndex);
+            int count = Math.min(batchRows - rows, range.getEnd() - nextRow);
+            if (count > 0) {
+                segments.add(Range.of(nextRow, nextRow + count));
+                rows += count;
+                nextRow += count;
+            }
+            if (nextRow >= range.getEnd()) {
+                rangeIndex++;
+                nextRow = rangeIndex < ranges.size() ? ranges.get(rangeIndex).getStart() : nextRow;
+            }
+        }
+        currentSegments = segments.build();
+        current = null;
+        currentRows = rows;
+        offset = 0;
+    }
+
+    private Block decode(List<Range> segments, int rows)
+    {
+        List<Block> parts = new ArrayList<>(segments.size());
         try {
-            // whole batches across range boundaries, as the SDK's reader returns them
-            while (rows < batchRows && rangeIndex < ranges.size()) {
-                Range range = ranges.get(rangeIndex);
-                int count = Math.min(batchRows - rows, range.getEnd() - nextRow);
-                if (count > 0) {
-                    parts.add(readRows(nextRow, count));
-                    rows += count;
-                    nextRow += count;
-                }
-                if (nextRow >= range.getEnd()) {
-                    rangeIndex++;
-                    nextRow = rangeIndex < ranges.size() ? ranges.get(rangeIndex).getStart() : nextRow;
-                }
+            for (Range segment : segments) {
+                parts.add(readRows(segment.getStart(), segment.getEnd() - segment.getStart()));
             }
         }
         catch (UnsupportedLanceEncodingException e) {
-            current = null;
-            currentRows = 0;
-            offset = 0;
-            closeInput();
-            delegate = fallback.open(remainingRanges(batchRange, batchRow), e);
-            return;
+            unsupported = e;
+            return readThroughFallback(segments, rows, e);
         }
         catch (IOException | RuntimeException e) {
             // a damaged page: name the column, the reader's message names its physical column and page
             throw SplitFileReaders.unreadable(split, file, columnName, e);
         }
-        current = LanceColumnReader.concat(type, parts, rows);
-        currentRows = rows;
-        offset = 0;
+        return LanceColumnReader.concat(type, parts, rows);
+    }
+
+    /** One batch through the SDK, for a page the Java reader met in it and does not decode. */
+    private Block readThroughFallback(List<Range> segments, int rows, UnsupportedLanceEncodingException cause)
+    {
+        ColumnStream stream = fallback.open(segments, cause);
+        try {
+            List<Block> parts = new ArrayList<>();
+            for (int available = stream.available(); available > 0; available = stream.available()) {
+                parts.add(stream.block(0, available));
+                stream.advance(available);
+            }
+            return LanceColumnReader.concat(type, parts, rows);
+        }
+        finally {
+            stream.close();
+        }
+    }
+
+    private static Block region(Block batch, int offset, int rows)
+    {
+        return offset == 0 && rows == batch.getPositionCount() ? batch : batch.getRegion(offset, rows);
     }
 
     private Block readRows(int rowStart, int count)

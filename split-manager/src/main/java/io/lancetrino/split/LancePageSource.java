@@ -31,7 +31,9 @@ import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -126,7 +128,6 @@ public final class LancePageSource
                 return null;
             }
             completedPositions += page.getPositionCount();
-            completedBytes += page.getSizeInBytes();
             return page;
         }
         finally {
@@ -339,7 +340,9 @@ public final class LancePageSource
         for (int column = 0; column < columns.size(); column++) {
             blocks[column] = columnWithoutFile(column, rows);
         }
-        return columns.isEmpty() ? SourcePage.create(rows) : SourcePage.create(new Page(rows, blocks));
+        SourcePage page = columns.isEmpty() ? SourcePage.create(rows) : SourcePage.create(new Page(rows, blocks));
+        completedBytes += page.getSizeInBytes();
+        return page;
     }
 
     private SourcePage nextPageFromFiles()
@@ -352,25 +355,35 @@ public final class LancePageSource
             }
             rows = Math.min(rows, available);
         }
-        Block[] blocks = new Block[columns.size()];
+        @SuppressWarnings("unchecked")
+        Supplier<Block>[] loaders = new Supplier[columns.size()];
         for (int column = 0; column < columns.size(); column++) {
-            blocks[column] = streamOfColumn[column] < 0
-                    ? columnWithoutFile(column, rows)
-                    : streams.get(streamOfColumn[column]).block(channelOfColumn[column], rows);
+            if (streamOfColumn[column] < 0) {
+                Block block = columnWithoutFile(column, rows);
+                loaders[column] = () -> block;
+            }
+            else {
+                loaders[column] = streams.get(streamOfColumn[column]).deferredBlock(channelOfColumn[column], rows);
+            }
         }
         for (ColumnStream stream : streams) {
             stream.advance(rows);
         }
-        Page page = new Page(rows, blocks);
-        if (deletedRows != null) {
-            page = dropDeletedRows(page);
+        if (deletedRows == null) {
+            return new LanceSourcePage(loaders, rows, null, rows, this::addCompletedBytes);
         }
-        return SourcePage.create(page);
+        int kept = keepUndeletedPositions(rows);
+        return new LanceSourcePage(loaders, rows, kept == rows ? null : Arrays.copyOf(keptPositions, kept), kept, this::addCompletedBytes);
     }
 
-    private Page dropDeletedRows(Page page)
+    private void addCompletedBytes(long bytes)
     {
-        int rows = page.getPositionCount();
+        completedBytes += bytes;
+    }
+
+    /** Fills {@code keptPositions} with the batch's positions no deletion file drops, returning their count. */
+    private int keepUndeletedPositions(int rows)
+    {
         if (keptPositions.length < rows) {
             keptPositions = new int[rows];
         }
@@ -382,7 +395,7 @@ public final class LancePageSource
                 keptPositions[kept++] = position;
             }
         }
-        return kept == rows ? page : page.copyPositions(keptPositions, 0, kept);
+        return kept;
     }
 
     /**

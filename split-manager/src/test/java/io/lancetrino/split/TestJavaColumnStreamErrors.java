@@ -27,12 +27,12 @@ import org.lance.util.Range;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
-import java.util.concurrent.atomic.AtomicReference;
 
 import static io.lancetrino.split.LanceErrorCode.LANCE_BAD_DATA;
 import static io.trino.spi.type.BigintType.BIGINT;
@@ -103,7 +103,8 @@ class TestJavaColumnStreamErrors
         ColumnStream stream = stream(path, (_, cause) -> {
             throw new AssertionError("a damaged page is no reason to fall back", cause);
         });
-        assertThatThrownBy(stream::available)
+        // batches are decoded when their block is asked for (pages load columns lazily)
+        assertThatThrownBy(() -> stream.block(0, stream.available()))
                 .isInstanceOfSatisfying(TrinoException.class, e -> assertThat(e.getErrorCode()).isEqualTo(LANCE_BAD_DATA.toErrorCode()))
                 .hasMessageContaining("Table t, fragment 3")
                 .hasMessageContaining("column x of data file local:///damaged.lance")
@@ -116,17 +117,29 @@ class TestJavaColumnStreamErrors
             throws Exception
     {
         Path path = write("good.lance");
-        AtomicReference<List<Range>> fallbackRanges = new AtomicReference<>();
+        List<List<Range>> fallbackRanges = new ArrayList<>();
         ColumnStream stream = stream(path, UNDECODED_TYPE, (ranges, cause) -> {
-            fallbackRanges.set(ranges);
+            fallbackRanges.add(ranges);
             assertThat(cause).hasMessageContaining("column 0 page 0");
-            return new EmptyStream();
+            return new RowNumberStream(ranges);
         });
-        assertThat(stream.available()).isZero();
-        assertThat(fallbackRanges.get()).hasSize(1);
-        assertThat(fallbackRanges.get().getFirst().getStart()).isZero();
-        assertThat(fallbackRanges.get().getFirst().getEnd()).isEqualTo(ROWS);
+        // the batch that met the page comes from the SDK, and so does everything after it
+        long sum = 0;
+        int rows = 0;
+        for (int available = stream.available(); available > 0; available = stream.available()) {
+            Block block = stream.block(0, available);
+            for (int i = 0; i < available; i++) {
+                sum += UNDECODED_TYPE.getLong(block, i);
+            }
+            rows += available;
+            stream.advance(available);
+        }
         stream.close();
+        assertThat(rows).isEqualTo(ROWS);
+        assertThat(sum).isEqualTo((long) ROWS * (ROWS - 1) / 2);
+        assertThat(fallbackRanges.stream().map(ranges -> ranges.stream().map(range -> range.getStart() + "-" + range.getEnd()).toList()))
+                .containsExactly(List.of("0-1024"), List.of("1024-" + ROWS));
+        assertThat(((JavaColumnStream) stream).fellBack()).isTrue();
     }
 
     // a Trino type the reader does not decode: it signals unsupported, which must reach the fallback
@@ -172,9 +185,22 @@ class TestJavaColumnStreamErrors
         return new LocalFileSystem(path.getParent()).newInputFile(Location.of("local:///" + path.getFileName()));
     }
 
-    private static final class EmptyStream
+    /** The SDK's stand-in: each row's number as its value, in batches of 500. */
+    private static final class RowNumberStream
             implements ColumnStream
     {
+        private final List<Integer> rows = new ArrayList<>();
+        private int position;
+
+        RowNumberStream(List<Range> ranges)
+        {
+            for (Range range : ranges) {
+                for (int row = range.getStart(); row < range.getEnd(); row++) {
+                    rows.add(row);
+                }
+            }
+        }
+
         @Override
         public List<Integer> columns()
         {
@@ -184,19 +210,23 @@ class TestJavaColumnStreamErrors
         @Override
         public int available()
         {
-            return 0;
+            return Math.min(500, rows.size() - position);
         }
 
         @Override
-        public Block block(int channel, int rows)
+        public Block block(int channel, int count)
         {
-            throw new UnsupportedOperationException();
+            long[] values = new long[count];
+            for (int i = 0; i < count; i++) {
+                values[i] = rows.get(position + i);
+            }
+            return new io.trino.spi.block.LongArrayBlock(count, Optional.empty(), values);
         }
 
         @Override
-        public void advance(int rows)
+        public void advance(int count)
         {
-            throw new UnsupportedOperationException();
+            position += count;
         }
 
         @Override
