@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 
 import static java.util.Objects.requireNonNull;
 
@@ -23,13 +24,23 @@ final class CachingInput
     private static final int MIN_CACHED_BUFFERS = 4;
 
     private final TrinoInputFile file;
+    private final Optional<CoalescedReads> coalescedReads;
     private final Map<BufferRange, Slice> cache = new LinkedHashMap<>(16, 0.75f, true);
     private TrinoInput input;
     private long cachedBytes;
 
     CachingInput(TrinoInputFile file)
     {
+        this(file, Optional.empty());
+    }
+
+    /**
+     * @param coalescedReads the split's planned reads of this file, shared by its columns
+     */
+    CachingInput(TrinoInputFile file, Optional<CoalescedReads> coalescedReads)
+    {
         this.file = requireNonNull(file, "file is null");
+        this.coalescedReads = requireNonNull(coalescedReads, "coalescedReads is null");
     }
 
     @Override
@@ -41,7 +52,8 @@ final class CachingInput
         if (slice != null) {
             return slice;
         }
-        slice = input().readFully(position, length);
+        Optional<Slice> coalesced = coalescedReads.isPresent() ? coalescedReads.get().take(position, length) : Optional.empty();
+        slice = coalesced.isPresent() ? coalesced.get() : input().readFully(position, length);
         cache.put(range, slice);
         cachedBytes += length;
         Iterator<Map.Entry<BufferRange, Slice>> eldest = cache.entrySet().iterator();

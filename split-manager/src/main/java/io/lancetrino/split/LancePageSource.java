@@ -5,7 +5,9 @@ import com.google.common.collect.ImmutableMap;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.deletion.DeletionVectors;
 import io.lancetrino.metadata.fs.TableFileSystem;
+import io.lancetrino.file.LanceColumn;
 import io.lancetrino.file.LanceFileMetadata;
+import io.lancetrino.file.LancePage;
 import io.lancetrino.file.UnsupportedLanceEncodingException;
 import io.lancetrino.split.arrow.ArrowBlocks;
 import io.lancetrino.split.fs.LanceFileSystems;
@@ -63,6 +65,8 @@ public final class LancePageSource
     private final FileMetadataCache fileMetadata;
     // the Java reader's view of each data file of the split, read once; empty when the SDK reads the whole file
     private final Map<String, Optional<JavaFile>> javaFiles = new HashMap<>();
+    // per data file, the page buffers its Java-read columns will need, fetched in few ranged reads
+    private final Map<String, CoalescedReads> coalescedReads = new HashMap<>();
     private final List<JavaColumnStream> javaStreams = new ArrayList<>();
     private long sdkFallbackColumns;
     // the predicate pass reads its columns once more, before the column read
@@ -237,7 +241,11 @@ public final class LancePageSource
             return Optional.empty();
         }
         FileColumns single = plan.subset(List.of(channel));
-        CachingInput input = new CachingInput(javaFile.get().file());
+        CoalescedReads reads = coalescedReads.computeIfAbsent(plan.file().location(), _ -> new CoalescedReads(javaFile.get().file()));
+        for (int physical : physicalColumns.get()) {
+            planBufferReads(reads, javaFile.get().metadata().columns().get(physical), ranges);
+        }
+        CachingInput input = new CachingInput(javaFile.get().file(), Optional.of(reads));
         JavaColumnStream.Fallback fallback = (remaining, _) -> openSdkStream(single, remaining);
         if (physicalColumn.isPresent()) {
             return Optional.of(new JavaColumnStream(
@@ -264,6 +272,27 @@ public final class LancePageSource
                 ranges,
                 batchRows,
                 fallback));
+    }
+
+    /** The buffers of the pages of a column that hold rows of the ranges and are read whole. */
+    private static void planBufferReads(CoalescedReads reads, LanceColumn column, List<Range> ranges)
+    {
+        if (ranges.isEmpty()) {
+            return;
+        }
+        long first = ranges.stream().mapToLong(Range::getStart).min().orElseThrow();
+        long last = ranges.stream().mapToLong(Range::getEnd).max().orElseThrow();
+        long pageStart = 0;
+        for (LancePage page : column.pages()) {
+            long pageEnd = pageStart + page.rows();
+            // FullZip pages are read in parts, by the rows wanted
+            if (pageEnd > first && pageStart < last && !page.layout().hasFullZipLayout()) {
+                for (int buffer = 0; buffer < page.bufferPositions().size(); buffer++) {
+                    reads.plan(page.bufferPositions().get(buffer), page.bufferSizes().get(buffer));
+                }
+            }
+            pageStart = pageEnd;
+        }
     }
 
     private Optional<JavaFile> openJavaFile(LanceDataFile file)
@@ -475,7 +504,9 @@ public final class LancePageSource
                 "javaReaderColumns", new LongCount(javaStreams.size() - fellBack),
                 "sdkFallbackColumns", new LongCount(sdkFallbackColumns + fellBack),
                 "javaReaderPredicateColumns", new LongCount(javaPredicateStreams.size() - predicatesFellBack),
-                "sdkPredicateColumns", new LongCount(sdkPredicateColumns + predicatesFellBack)));
+                "sdkPredicateColumns", new LongCount(sdkPredicateColumns + predicatesFellBack),
+                "coalescedReads", new LongCount(coalescedReads.values().stream().mapToLong(CoalescedReads::readCount).sum()),
+                "coalescedReadBytes", new LongCount(coalescedReads.values().stream().mapToLong(CoalescedReads::readBytes).sum())));
     }
 
     @Override
@@ -491,6 +522,9 @@ public final class LancePageSource
         for (ColumnStream stream : streams) {
             bytes += stream.retainedBytes();
         }
+        for (CoalescedReads reads : coalescedReads.values()) {
+            bytes += reads.retainedBytes();
+        }
         return bytes;
     }
 
@@ -503,6 +537,15 @@ public final class LancePageSource
         }
         streams.clear();
         javaFiles.clear();
+        for (CoalescedReads reads : coalescedReads.values()) {
+            try {
+                reads.close();
+            }
+            catch (IOException _) {
+                // nothing more is read through it
+            }
+        }
+        // kept for getMetrics, which the engine calls after close
         readers.close();
         allocator.close();
     }
