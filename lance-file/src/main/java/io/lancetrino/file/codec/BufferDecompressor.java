@@ -9,6 +9,8 @@ import io.airlift.slice.Slices;
 import io.lancetrino.file.UnsupportedLanceEncodingException;
 import io.lancetrino.file.proto.encodings.BufferCompression;
 
+import java.lang.ref.WeakReference;
+
 import static java.lang.Math.toIntExact;
 
 /**
@@ -20,6 +22,8 @@ public final class BufferDecompressor
 {
     private static final ThreadLocal<Lz4Decompressor> LZ4 = ThreadLocal.withInitial(Lz4JavaDecompressor::new);
     private static final ThreadLocal<ZstdDecompressor> ZSTD = ThreadLocal.withInitial(ZstdJavaDecompressor::new);
+
+    private static final ThreadLocal<RecentFrames> RECENT_FRAMES = ThreadLocal.withInitial(RecentFrames::new);
 
     private BufferDecompressor() {}
 
@@ -34,6 +38,18 @@ public final class BufferDecompressor
     }
 
     static Slice decompress(BufferCompression compression, Slice data, boolean nativeZstd)
+    {
+        RecentFrames recent = RECENT_FRAMES.get();
+        Slice cached = recent.get(data);
+        if (cached != null) {
+            return cached;
+        }
+        Slice decompressed = decompressFrame(compression, data, nativeZstd);
+        recent.put(data, decompressed);
+        return decompressed;
+    }
+
+    private static Slice decompressFrame(BufferCompression compression, Slice data, boolean nativeZstd)
     {
         byte[] input = data.byteArray();
         int inputOffset = data.byteArrayOffset();
@@ -66,5 +82,49 @@ public final class BufferDecompressor
             }
             default -> throw new UnsupportedLanceEncodingException("Buffer compression " + compression.getScheme());
         };
+    }
+
+    /**
+     * The last frames this thread decompressed, by the identity of the bytes they came from. A chunk that straddles two
+     * batches is decoded for each of them, and its frame (64 KiB of strings) is then decompressed once; every column of
+     * a batch decodes in turn, so a few frames per column are kept. Page buffers are never written after they are read.
+     */
+    private static final class RecentFrames
+    {
+        private static final int SIZE = 16;
+        private static final int MAX_FRAME_BYTES = 256 << 10;
+
+        // weakly, so a finished read's page buffers are not kept alive by this cache
+        @SuppressWarnings("unchecked")
+        private final WeakReference<Object>[] bases = new WeakReference[SIZE];
+        private final long[] offsets = new long[SIZE];
+        private final int[] lengths = new int[SIZE];
+        private final Slice[] frames = new Slice[SIZE];
+        private int next;
+
+        Slice get(Slice data)
+        {
+            Object base = data.byteArray();
+            long offset = data.byteArrayOffset();
+            int length = data.length();
+            for (int i = 0; i < SIZE; i++) {
+                if (bases[i] != null && bases[i].get() == base && offsets[i] == offset && lengths[i] == length) {
+                    return frames[i];
+                }
+            }
+            return null;
+        }
+
+        void put(Slice data, Slice frame)
+        {
+            if (frame.length() > MAX_FRAME_BYTES) {
+                return;
+            }
+            bases[next] = new WeakReference<>(data.byteArray());
+            offsets[next] = data.byteArrayOffset();
+            lengths[next] = data.length();
+            frames[next] = frame;
+            next = (next + 1) % SIZE;
+        }
     }
 }
