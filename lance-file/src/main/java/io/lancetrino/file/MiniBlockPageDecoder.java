@@ -113,8 +113,7 @@ final class MiniBlockPageDecoder
                 switch (kind) {
                     case FIXED -> {
                         if (ValueDecoders.isRle(valueEncoding)) {
-                            long[] decoded = ValueDecoders.decodeRle(valueEncoding, valueData, data.slice(align(position + valueBytes[0]), valueBytes[1]), values);
-                            System.arraycopy(decoded, first, fixed, out, last - first);
+                            ValueDecoders.decodeRleInto(valueEncoding, valueData, data.slice(align(position + valueBytes[0]), valueBytes[1]), values, first, last, fixed, out);
                         }
                         else {
                             ValueDecoders.decodeFixedInto(valueEncoding, valueData, values, first, last, fixed, out);

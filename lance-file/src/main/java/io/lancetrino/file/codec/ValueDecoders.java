@@ -170,7 +170,6 @@ public final class ValueDecoders
         return decodeRle(encoding, data.slice(8, valueBytes), data.slice(8 + valueBytes, data.length() - 8 - valueBytes), count);
     }
 
-    /** Run-length encoding from its run values and its u8 run lengths (runs longer than 255 are split by the writer). */
     /** Whether chunks of this encoding hold two value buffers, run values and run lengths. */
     public static boolean isRle(CompressiveEncoding encoding)
     {
@@ -178,13 +177,26 @@ public final class ValueDecoders
     }
 
     /**
-     * Decodes runs into {@code count} values. Under general compression only the run values are compressed; the run
-     * lengths stay raw (as the SDK 7.0 writes them).
+     * Run-length encoding from its run values and its u8 run lengths (runs longer than 255 are split by the writer),
+     * decoded into {@code count} values. Under general compression only the run values are compressed; the run lengths
+     * stay raw (as the SDK 7.0 writes them).
      */
     public static long[] decodeRle(CompressiveEncoding encoding, Slice runData, Slice lengths, int count)
     {
+        long[] values = new long[count];
+        decodeRleInto(encoding, runData, lengths, count, 0, count, values, 0);
+        return values;
+    }
+
+    /**
+     * Decodes values {@code [first, last)} of a chunk of {@code count} run-length encoded values into {@code output}
+     * from {@code outputOffset}, filling the runs straight into it.
+     */
+    public static void decodeRleInto(CompressiveEncoding encoding, Slice runData, Slice lengths, int count, int first, int last, long[] output, int outputOffset)
+    {
         if (encoding.hasGeneral()) {
-            return decodeRle(encoding.getGeneral().getValues(), BufferDecompressor.decompress(encoding.getGeneral().getCompression(), runData), lengths, count);
+            decodeRleInto(encoding.getGeneral().getValues(), BufferDecompressor.decompress(encoding.getGeneral().getCompression(), runData), lengths, count, first, last, output, outputOffset);
+            return;
         }
         CompressiveEncoding valuesEncoding = encoding.getRle().getValues();
         CompressiveEncoding lengthsEncoding = encoding.getRle().getRunLengths();
@@ -194,17 +206,20 @@ public final class ValueDecoders
         int valueWidth = toIntExact(valuesEncoding.getFlat().getBitsPerValue()) / 8;
         int runs = runData.length() / valueWidth;
         long[] runValues = decodeFixed(valuesEncoding, runData, runs);
-        long[] values = new long[count];
         int position = 0;
         for (int run = 0; run < runs && position < count; run++) {
             int length = Math.min(lengths.getUnsignedByte(run), count - position);
-            Arrays.fill(values, position, position + length, runValues[run]);
+            int from = Math.max(position, first);
+            int to = Math.min(position + length, last);
+            if (from < to) {
+                Arrays.fill(output, outputOffset + from - first, outputOffset + to - first, runValues[run]);
+            }
             position += length;
         }
+        // every run is walked, so a chunk whose runs do not add up is refused even when the wanted values are earlier
         if (position != count) {
             throw new IllegalStateException("RLE runs hold %s values, %s expected".formatted(position, count));
         }
-        return values;
     }
 
     /** Decodes {@code count} 128-bit values as (low, high) long pairs, little-endian as stored. */
