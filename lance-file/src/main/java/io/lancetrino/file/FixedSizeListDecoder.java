@@ -38,7 +38,6 @@ import static java.lang.Math.toIntExact;
  */
 final class FixedSizeListDecoder
 {
-    private static final int ALIGNMENT = 8;
 
     private FixedSizeListDecoder() {}
 
@@ -141,7 +140,7 @@ final class FixedSizeListDecoder
         int chunkPosition = 0;
         for (int chunk = 0; chunk < chunkCount && itemStart < to; chunk++) {
             long word = large ? metadata.getUnsignedInt(chunk * 4) : metadata.getUnsignedShort(chunk * 2);
-            int chunkBytes = toIntExact(((word >>> 4) + 1) * ALIGNMENT);
+            int chunkBytes = MiniBlockChunk.chunkBytes(word);
             // the last chunk records no count: it holds whatever rows remain
             int rows = chunk == chunkCount - 1 ? toIntExact(items - itemStart) : 1 << (int) (word & 0xF);
             long chunkEnd = itemStart + rows;
@@ -149,30 +148,10 @@ final class FixedSizeListDecoder
                 Slice data = chunks.slice(chunkPosition, chunkBytes);
                 int first = toIntExact(max(from, itemStart) - itemStart);
                 int last = toIntExact(min(to, chunkEnd) - itemStart);
-                // header: level count, def bytes (if any), then the size of each value buffer
-                int position = 2;
-                int defBytes = 0;
-                if (hasDef) {
-                    defBytes = data.getUnsignedShort(position);
-                    position += 2;
-                }
-                int[] bufferBytes = new int[valueBuffers];
-                for (int buffer = 0; buffer < valueBuffers; buffer++) {
-                    bufferBytes[buffer] = toIntExact(large ? data.getUnsignedInt(position) : data.getUnsignedShort(position));
-                    position += wordBytes;
-                }
-                position = align(position);
-                long[] levels = null;
-                if (hasDef) {
-                    levels = ValueDecoders.decodeFixed(layout.getDefCompression(), data.slice(position, defBytes), rows);
-                    position = align(position + defBytes);
-                }
-                Slice validity = null;
-                if (shape.itemValidity()) {
-                    validity = data.slice(position, bufferBytes[0]);
-                    position = align(position + bufferBytes[0]);
-                }
-                Slice values = data.slice(position, bufferBytes[valueBuffers - 1]);
+                MiniBlockChunk parts = MiniBlockChunk.parse(data, false, hasDef, valueBuffers, large);
+                long[] levels = hasDef ? ValueDecoders.decodeFixed(layout.getDefCompression(), parts.def(), rows) : null;
+                Slice validity = shape.itemValidity() ? parts.values()[0] : null;
+                Slice values = parts.values()[valueBuffers - 1];
                 int row = first;
                 while (row < last) {
                     if (levels != null && levels[row] != 0) {
@@ -250,11 +229,6 @@ final class FixedSizeListDecoder
             case 4 -> slice.getUnsignedInt(position);
             default -> throw new UnsupportedLanceEncodingException("FullZip control words of " + bytes + " bytes");
         };
-    }
-
-    private static int align(int position)
-    {
-        return (position + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
     }
 
     /** Collects rows of vectors into one element array (of the element type's Java width) plus offsets and nulls. */

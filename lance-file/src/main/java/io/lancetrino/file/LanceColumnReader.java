@@ -21,8 +21,6 @@ import java.util.List;
 import java.util.Optional;
 
 import static com.google.common.base.Preconditions.checkArgument;
-import static java.lang.Math.max;
-import static java.lang.Math.min;
 import static java.lang.Math.toIntExact;
 
 /**
@@ -45,19 +43,10 @@ public final class LanceColumnReader
             throws IOException
     {
         checkArgument(rowStart >= 0 && rowCount >= 0 && rowStart + rowCount <= column.rows(), "rows [%s, +%s) outside column of %s rows", rowStart, rowCount, column.rows());
-        long rowEnd = rowStart + rowCount;
         List<Block> blocks = new ArrayList<>();
-        long pageStart = 0;
-        for (int page = 0; page < column.pages().size() && pageStart < rowEnd; page++) {
-            LancePage lancePage = column.pages().get(page);
-            long pageEnd = pageStart + lancePage.rows();
-            if (pageEnd > rowStart && lancePage.rows() > 0) {
-                int from = toIntExact(max(rowStart, pageStart) - pageStart);
-                int to = toIntExact(min(rowEnd, pageEnd) - pageStart);
-                String where = "column %s page %s".formatted(column.index(), page);
-                blocks.add(decodePage(where, input, lancePage, type, from, to));
-            }
-            pageStart = pageEnd;
+        for (LanceColumn.PageRows page : column.pagesOf(rowStart, rowStart + rowCount)) {
+            String where = "column %s page %s".formatted(column.index(), page.index());
+            blocks.add(decodePage(where, input, page.page(), type, page.from(), page.to()));
         }
         return concat(type, blocks, rowCount);
     }

@@ -26,7 +26,6 @@ import static java.lang.Math.toIntExact;
  */
 final class MiniBlockPageDecoder
 {
-    private static final int ALIGNMENT = 8;
     // a chunk's value count is a power of two of at most 2^15 (a 4-bit exponent) and the last chunk holds no more;
     // the bound keeps twice that as a margin, it only has to stop a lying item count from sizing an allocation
     private static final int MAX_CHUNK_VALUES = 1 << 16;
@@ -75,7 +74,7 @@ final class MiniBlockPageDecoder
         int chunkPosition = 0;
         for (int chunk = 0; chunk < chunkCount && itemStart < to; chunk++) {
             long word = large ? metadata.getUnsignedInt(chunk * 4) : metadata.getUnsignedShort(chunk * 2);
-            int chunkBytes = toIntExact(((word >>> 4) + 1) * ALIGNMENT);
+            int chunkBytes = MiniBlockChunk.chunkBytes(word);
             int logValues = (int) (word & 0xF);
             // the last chunk records no count: it holds whatever items remain
             int values = chunk == chunkCount - 1 ? toIntExact(items - itemStart) : 1 << logValues;
@@ -89,31 +88,19 @@ final class MiniBlockPageDecoder
                 int last = toIntExact(min(to, chunkEnd) - itemStart);
                 int out = toIntExact(itemStart + first - from);
 
-                int position = 2;
-                int defBytes = 0;
+                MiniBlockChunk parts = MiniBlockChunk.parse(data, false, hasDef, valueBuffers, large);
                 if (hasDef) {
-                    defBytes = data.getUnsignedShort(position);
-                    position += 2;
-                }
-                int[] valueBytes = new int[valueBuffers];
-                for (int buffer = 0; buffer < valueBuffers; buffer++) {
-                    valueBytes[buffer] = toIntExact(large ? data.getUnsignedInt(position) : data.getUnsignedShort(position));
-                    position += wordBytes;
-                }
-                position = align(position);
-                if (hasDef) {
-                    long[] levels = ValueDecoders.decodeFixed(layout.getDefCompression(), data.slice(position, defBytes), values);
+                    long[] levels = ValueDecoders.decodeFixed(layout.getDefCompression(), parts.def(), values);
                     for (int i = first; i < last; i++) {
                         // def level 0 is valid; anything higher is a null at some layer
                         nulls[out + i - first] = levels[i] != 0;
                     }
-                    position = align(position + defBytes);
                 }
-                Slice valueData = data.slice(position, valueBytes[0]);
+                Slice valueData = parts.values()[0];
                 switch (kind) {
                     case FIXED -> {
                         if (ValueDecoders.isRle(valueEncoding)) {
-                            ValueDecoders.decodeRleInto(valueEncoding, valueData, data.slice(align(position + valueBytes[0]), valueBytes[1]), values, first, last, fixed, out);
+                            ValueDecoders.decodeRleInto(valueEncoding, valueData, parts.values()[1], values, first, last, fixed, out);
                         }
                         else {
                             ValueDecoders.decodeFixedInto(valueEncoding, valueData, values, first, last, fixed, out);
@@ -184,10 +171,5 @@ final class MiniBlockPageDecoder
         return anyNull
                 ? DictionaryBlock.createProjectedDictionaryBlock(count, dictionary.dictionaryWithNull(), ids, dictionary.idWithNull())
                 : DictionaryBlock.createProjectedDictionaryBlock(count, dictionary.dictionary(), ids, dictionary.id());
-    }
-
-    private static int align(int position)
-    {
-        return (position + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
     }
 }

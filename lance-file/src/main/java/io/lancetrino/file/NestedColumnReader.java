@@ -1,7 +1,6 @@
 package io.lancetrino.file;
 
 import com.google.common.collect.ImmutableList;
-import io.airlift.slice.Slice;
 import io.lancetrino.file.proto.encodings.PageLayout;
 import io.trino.filesystem.TrinoInput;
 import io.trino.spi.block.ArrayBlock;
@@ -19,9 +18,6 @@ import java.util.List;
 import java.util.Optional;
 
 import static com.google.common.base.Preconditions.checkArgument;
-import static java.lang.Math.max;
-import static java.lang.Math.min;
-import static java.lang.Math.toIntExact;
 
 /**
  * Reads a row range of a nested column (Trino arrays and rows over Arrow lists and structs) from its leaf columns,
@@ -119,25 +115,16 @@ public final class NestedColumnReader
             throws IOException
     {
         checkArgument(rowStart >= 0 && rowCount >= 0 && rowStart + rowCount <= column.rows(), "rows [%s, +%s) outside column of %s rows", rowStart, rowCount, column.rows());
-        long rowEnd = rowStart + rowCount;
         List<LeafLevels> parts = new ArrayList<>();
-        long pageStart = 0;
-        for (int page = 0; page < column.pages().size() && pageStart < rowEnd; page++) {
-            LancePage lancePage = column.pages().get(page);
-            long pageEnd = pageStart + lancePage.rows();
-            if (pageEnd > rowStart && lancePage.rows() > 0) {
-                int from = toIntExact(max(rowStart, pageStart) - pageStart);
-                int to = toIntExact(min(rowEnd, pageEnd) - pageStart);
-                String where = "column %s page %s".formatted(column.index(), page);
-                try {
-                    RepDefMiniBlockDecoder.Rows decoded = decodePage(where, input, lancePage, type, from, to);
-                    parts.add(rows(where, decoded.levels(), from - decoded.rowOffset(), to - decoded.rowOffset()));
-                }
-                catch (UnsupportedLanceEncodingException e) {
-                    throw e.getMessage().startsWith(where) ? e : new UnsupportedLanceEncodingException(where + ": " + e.getMessage());
-                }
+        for (LanceColumn.PageRows page : column.pagesOf(rowStart, rowStart + rowCount)) {
+            String where = "column %s page %s".formatted(column.index(), page.index());
+            try {
+                RepDefMiniBlockDecoder.Rows decoded = decodePage(where, input, page.page(), type, page.from(), page.to());
+                parts.add(rows(where, decoded.levels(), page.from() - decoded.rowOffset(), page.to() - decoded.rowOffset()));
             }
-            pageStart = pageEnd;
+            catch (UnsupportedLanceEncodingException e) {
+                throw e.getMessage().startsWith(where) ? e : new UnsupportedLanceEncodingException(where + ": " + e.getMessage());
+            }
         }
         if (parts.isEmpty()) {
             throw new UnsupportedLanceEncodingException("column %s: no pages for rows [%s, +%s)".formatted(column.index(), rowStart, rowCount));
@@ -150,7 +137,7 @@ public final class NestedColumnReader
     {
         PageLayout layout = page.layout();
         return switch (layout.getLayoutCase()) {
-            case MINI_BLOCK_LAYOUT -> RepDefMiniBlockDecoder.decodeRows(where, layout.getMiniBlockLayout(), readBuffers(input, page), type, from, to);
+            case MINI_BLOCK_LAYOUT -> RepDefMiniBlockDecoder.decodeRows(where, layout.getMiniBlockLayout(), LanceColumnReader.readBuffers(input, page), type, from, to);
             case FULL_ZIP_LAYOUT -> RepDefFullZipDecoder.decodeRows(where, layout.getFullZipLayout(), input, page, type, from, to);
             case CONSTANT_LAYOUT -> RepDefConstantDecoder.decode(where, layout.getConstantLayout(), input, page, type);
             default -> throw new UnsupportedLanceEncodingException(where + ": page layout " + layout.getLayoutCase() + " of a nested column is not decoded");
@@ -252,15 +239,5 @@ public final class NestedColumnReader
             }
         }
         return new LeafLevels(layers, entries, rep, def, values.build());
-    }
-
-    private static List<Slice> readBuffers(TrinoInput input, LancePage page)
-            throws IOException
-    {
-        ImmutableList.Builder<Slice> buffers = ImmutableList.builder();
-        for (int i = 0; i < page.bufferPositions().size(); i++) {
-            buffers.add(input.readFully(page.bufferPositions().get(i), toIntExact(page.bufferSizes().get(i))));
-        }
-        return buffers.build();
     }
 }

@@ -23,7 +23,6 @@ import static java.lang.Math.toIntExact;
  */
 final class RepDefMiniBlockDecoder
 {
-    private static final int ALIGNMENT = 8;
 
     private RepDefMiniBlockDecoder() {}
 
@@ -129,7 +128,7 @@ final class RepDefMiniBlockDecoder
             int values = chunk == chunkCount - 1 ? pageItems - skippedItems - items : 1 << (int) (word & 0xF);
             if (chunk < chunkFrom) {
                 skippedItems += values;
-                chunkPosition += toIntExact(((word >>> 4) + 1) * ALIGNMENT);
+                chunkPosition += MiniBlockChunk.chunkBytes(word);
             }
             else {
                 items += values;
@@ -146,7 +145,7 @@ final class RepDefMiniBlockDecoder
         int entries = 0;
         for (int chunk = chunkFrom; chunk < chunkTo; chunk++) {
             long word = large ? metadata.getUnsignedInt(chunk * 4) : metadata.getUnsignedShort(chunk * 2);
-            int chunkBytes = toIntExact(((word >>> 4) + 1) * ALIGNMENT);
+            int chunkBytes = MiniBlockChunk.chunkBytes(word);
             int logValues = (int) (word & 0xF);
             int values = chunk == chunkCount - 1 ? items - itemStart : 1 << logValues;
             if (values < 0) {
@@ -154,39 +153,21 @@ final class RepDefMiniBlockDecoder
             }
             Slice data = chunks.slice(chunkPosition, chunkBytes);
 
-            int levels = data.getUnsignedShort(0);
-            int position = 2;
-            int repBytes = 0;
-            int defBytes = 0;
+            MiniBlockChunk parts = MiniBlockChunk.parse(data, hasRep, hasDef, valueBuffers, large);
+            int levels = parts.levels();
             if (hasRep) {
-                repBytes = data.getUnsignedShort(position);
-                position += 2;
+                rep.addAll(ValueDecoders.decodeFixed(layout.getRepCompression(), parts.rep(), levels), levels);
             }
             if (hasDef) {
-                defBytes = data.getUnsignedShort(position);
-                position += 2;
-            }
-            int[] valueBytes = new int[valueBuffers];
-            for (int buffer = 0; buffer < valueBuffers; buffer++) {
-                valueBytes[buffer] = toIntExact(large ? data.getUnsignedInt(position) : data.getUnsignedShort(position));
-                position += wordBytes;
-            }
-            position = align(position);
-            if (hasRep) {
-                rep.addAll(ValueDecoders.decodeFixed(layout.getRepCompression(), data.slice(position, repBytes), levels), levels);
-                position = align(position + repBytes);
-            }
-            if (hasDef) {
-                def.addAll(ValueDecoders.decodeFixed(layout.getDefCompression(), data.slice(position, defBytes), levels), levels);
-                position = align(position + defBytes);
+                def.addAll(ValueDecoders.decodeFixed(layout.getDefCompression(), parts.def(), levels), levels);
             }
             entries += levels;
             if (values > 0) {
-                Slice valueData = data.slice(position, valueBytes[0]);
+                Slice valueData = parts.values()[0];
                 switch (kind) {
                     case FIXED -> {
                         long[] decoded = ValueDecoders.isRle(valueEncoding)
-                                ? ValueDecoders.decodeRle(valueEncoding, valueData, data.slice(align(position + valueBytes[0]), valueBytes[1]), values)
+                                ? ValueDecoders.decodeRle(valueEncoding, valueData, parts.values()[1], values)
                                 : ValueDecoders.decodeFixed(valueEncoding, valueData, values);
                         System.arraycopy(decoded, 0, fixed, itemStart, values);
                     }
@@ -243,11 +224,6 @@ final class RepDefMiniBlockDecoder
             };
         }
         return new LeafLevels(layers, entries, rep == null ? null : rep.toArray(), defLevels, block);
-    }
-
-    private static int align(int position)
-    {
-        return (position + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
     }
 
     /** A growable int array. */
