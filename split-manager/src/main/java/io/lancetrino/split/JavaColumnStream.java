@@ -66,13 +66,12 @@ final class JavaColumnStream
         this(split, file, outputColumn, columnName, type, Optional.of(conversion), List.of(column), input, ranges, batchRows, fallback);
     }
 
-    /** A column stored in several physical columns: the leaves of an array or row column, in pre-order. */
-    JavaColumnStream(LanceSplit split, LanceDataFile file, int outputColumn, String columnName, Type type, List<LanceColumn> columns, CachingInput input, List<Range> ranges, int batchRows, Fallback fallback)
-    {
-        this(split, file, outputColumn, columnName, type, Optional.empty(), columns, input, ranges, batchRows, fallback);
-    }
-
-    private JavaColumnStream(LanceSplit split, LanceDataFile file, int outputColumn, String columnName, Type type, Optional<StoredConversions.Conversion> conversion, List<LanceColumn> columns, CachingInput input, List<Range> ranges, int batchRows, Fallback fallback)
+    /**
+     * @param conversion how the single physical column's stored values become the Trino type; empty for an array or row
+     * column read from its leaves
+     * @param columns the physical columns: the one column, or the leaves of an array or row column in pre-order
+     */
+    JavaColumnStream(LanceSplit split, LanceDataFile file, int outputColumn, String columnName, Type type, Optional<StoredConversions.Conversion> conversion, List<LanceColumn> columns, CachingInput input, List<Range> ranges, int batchRows, Fallback fallback)
     {
         this.split = requireNonNull(split, "split is null");
         this.file = requireNonNull(file, "file is null");

@@ -241,37 +241,21 @@ public final class LancePageSource
             return Optional.empty();
         }
         FileColumns single = plan.subset(List.of(channel));
+        List<LanceColumn> leaves = physicalColumns.get().stream().map(javaFile.get().metadata().columns()::get).toList();
         CoalescedReads reads = coalescedReads.computeIfAbsent(plan.file().location(), _ -> new CoalescedReads(javaFile.get().file()));
-        for (int physical : physicalColumns.get()) {
-            planBufferReads(reads, javaFile.get().metadata().columns().get(physical), ranges);
-        }
-        CachingInput input = new CachingInput(javaFile.get().file(), Optional.of(reads));
-        JavaColumnStream.Fallback fallback = (remaining, _) -> openSdkStream(single, remaining);
-        if (physicalColumn.isPresent()) {
-            return Optional.of(new JavaColumnStream(
-                    split,
-                    plan.file(),
-                    plan.columns().get(channel),
-                    handle.name(),
-                    handle.type(),
-                    JavaColumnStream.conversion(handle, plan.fields().get(channel)).orElseThrow(),
-                    javaFile.get().metadata().columns().get(physicalColumn.getAsInt()),
-                    input,
-                    ranges,
-                    batchRows,
-                    fallback));
-        }
+        leaves.forEach(leaf -> planBufferReads(reads, leaf, ranges));
         return Optional.of(new JavaColumnStream(
                 split,
                 plan.file(),
                 plan.columns().get(channel),
                 handle.name(),
                 handle.type(),
-                physicalColumns.get().stream().map(javaFile.get().metadata().columns()::get).toList(),
-                input,
+                physicalColumn.isPresent() ? JavaColumnStream.conversion(handle, plan.fields().get(channel)) : Optional.empty(),
+                leaves,
+                new CachingInput(javaFile.get().file(), Optional.of(reads)),
                 ranges,
                 batchRows,
-                fallback));
+                (remaining, _) -> openSdkStream(single, remaining)));
     }
 
     /** The buffers of the pages of a column that hold rows of the ranges and are read whole. */
@@ -282,16 +266,14 @@ public final class LancePageSource
         }
         long first = ranges.stream().mapToLong(Range::getStart).min().orElseThrow();
         long last = ranges.stream().mapToLong(Range::getEnd).max().orElseThrow();
-        long pageStart = 0;
-        for (LancePage page : column.pages()) {
-            long pageEnd = pageStart + page.rows();
+        for (LanceColumn.PageRows rows : column.pagesOf(first, last)) {
+            LancePage page = rows.page();
             // FullZip pages are read in parts, by the rows wanted
-            if (pageEnd > first && pageStart < last && !page.layout().hasFullZipLayout()) {
+            if (!page.layout().hasFullZipLayout()) {
                 for (int buffer = 0; buffer < page.bufferPositions().size(); buffer++) {
                     reads.plan(page.bufferPositions().get(buffer), page.bufferSizes().get(buffer));
                 }
             }
-            pageStart = pageEnd;
         }
     }
 
