@@ -28,6 +28,6 @@ final class Measurements
      */
     static LanceTables localTables(LanceConfig config)
     {
-        return new LanceTables(new LanceFileSystems(new LocalFileSystemFactory(Path.of("/")), ObjectStoreOptions.NONE), config);
+        return new LanceTables(new LanceFileSystems(new LocalFileSystemFactory(Path.of("/")), ObjectStoreOptions.NONE, config), config);
     }
 }

@@ -54,8 +54,16 @@ public final class LanceCatalog
     {
         this.tables = requireNonNull(tables, "tables is null");
         this.typeManager = requireNonNull(typeManager, "typeManager is null");
-        String location = config.getWarehouse();
+        String location = config.getCatalogRoot();
         this.warehouse = location.endsWith("/") && location.length() > 1 ? location.substring(0, location.length() - 1) : location;
+    }
+
+    /**
+     * Whether the catalog shows the tables of a sharing profile (read-only) rather than a warehouse.
+     */
+    public boolean isRecipient()
+    {
+        return tables.isRecipient();
     }
 
     public List<String> listSchemas(ConnectorIdentity identity)

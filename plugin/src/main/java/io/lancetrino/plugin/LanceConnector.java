@@ -13,6 +13,7 @@ import io.lancetrino.split.LanceSplitManager;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorMetadata;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorCapabilities;
+import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorMetadata;
 import io.trino.spi.connector.ConnectorPageSinkProvider;
 import io.trino.spi.connector.ConnectorPageSourceProvider;
@@ -69,6 +70,16 @@ public final class LanceConnector
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.splitManager = requireNonNull(splitManager, "splitManager is null");
         this.pageSourceProvider = requireNonNull(pageSourceProvider, "pageSourceProvider is null");
+    }
+
+    @Override
+    public ConnectorAccessControl getAccessControl()
+    {
+        if (catalog.isRecipient()) {
+            return new RecipientAccessControl();
+        }
+        // none of its own: the engine's access control decides alone
+        throw new UnsupportedOperationException();
     }
 
     @Override

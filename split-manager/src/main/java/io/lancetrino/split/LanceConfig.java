@@ -4,9 +4,15 @@ import io.airlift.configuration.Config;
 import io.airlift.configuration.ConfigDescription;
 import io.airlift.units.DataSize;
 import io.airlift.units.Duration;
+import jakarta.validation.constraints.AssertTrue;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
+
+import io.lancetrino.split.sharing.SharedLocation;
+
+import java.nio.file.Path;
+import java.util.Optional;
 
 import static io.airlift.units.DataSize.Unit.MEGABYTE;
 import static java.util.concurrent.TimeUnit.DAYS;
@@ -23,8 +29,8 @@ public class LanceConfig
     private Duration cleanupMinRetention = new Duration(7, DAYS);
     private LanceFileReaderType fileReader = LanceFileReaderType.JAVA;
     private long fileMetadataCachePages = 1_000_000;
+    private String sharingProfile;
 
-    @NotNull
     public String getWarehouse()
     {
         return warehouse;
@@ -150,5 +156,32 @@ public class LanceConfig
     {
         this.fileMetadataCachePages = fileMetadataCachePages;
         return this;
+    }
+
+    public Optional<Path> getSharingProfile()
+    {
+        return Optional.ofNullable(sharingProfile).map(Path::of);
+    }
+
+    @Config("lance.sharing.profile")
+    @ConfigDescription("Profile file (endpoint and bearer token) of a Lance sharing server: the catalog then shows the tables shared with this recipient, read-only, instead of a warehouse")
+    public LanceConfig setSharingProfile(String sharingProfile)
+    {
+        this.sharingProfile = sharingProfile;
+        return this;
+    }
+
+    @AssertTrue(message = "Exactly one of lance.warehouse and lance.sharing.profile must be set")
+    public boolean isWarehouseOrSharingProfile()
+    {
+        return (warehouse == null) != (sharingProfile == null);
+    }
+
+    /**
+     * Where the catalog's schemas are: the warehouse, or the shares of the sharing profile.
+     */
+    public String getCatalogRoot()
+    {
+        return sharingProfile != null ? SharedLocation.ROOT : warehouse;
     }
 }

@@ -31,6 +31,11 @@ public final class LanceTables
         return new LanceTable(fileSystem(identity, root), root, displayName, manifestCache);
     }
 
+    public boolean isRecipient()
+    {
+        return fileSystems.isRecipient();
+    }
+
     public Map<String, String> storageOptions(String location)
     {
         return fileSystems.storageOptions(location);

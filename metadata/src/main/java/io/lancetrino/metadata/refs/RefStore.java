@@ -178,8 +178,10 @@ public final class RefStore
         }
     }
 
-    // the keys and shapes Lance's refs code writes (camelCase, except the identifier's inner field)
-    private static byte[] toJson(TagRef tag)
+    /**
+     * A tag file as Lance writes it: the keys and shapes of its refs code (camelCase, except the identifier's inner field).
+     */
+    public static byte[] toJson(TagRef tag)
     {
         ObjectNode node = MAPPER.createObjectNode();
         tag.branch().ifPresentOrElse(branch -> node.put("branch", branch), () -> node.putNull("branch"));
@@ -192,7 +194,7 @@ public final class RefStore
         return serialize(node);
     }
 
-    private static byte[] toJson(BranchRef branch)
+    public static byte[] toJson(BranchRef branch)
     {
         ObjectNode node = MAPPER.createObjectNode();
         branch.parentBranch().ifPresentOrElse(parent -> node.put("parentBranch", parent), () -> node.putNull("parentBranch"));

@@ -3,6 +3,11 @@ package io.lancetrino.split.fs;
 import com.google.inject.Inject;
 import io.lancetrino.metadata.fs.LocalTableFileSystem;
 import io.lancetrino.metadata.fs.TableFileSystem;
+import io.lancetrino.split.LanceConfig;
+import io.lancetrino.split.sharing.SharedLocation;
+import io.lancetrino.split.sharing.SharingClient;
+import io.lancetrino.split.sharing.SharingFileSystem;
+import io.lancetrino.split.sharing.SharingProfile;
 import io.trino.filesystem.TrinoFileSystemFactory;
 import io.trino.filesystem.TrinoInputFile;
 import io.trino.filesystem.local.LocalInputFile;
@@ -27,11 +32,22 @@ public final class LanceFileSystems
     private final ObjectStoreOptions objectStoreOptions;
     private final Set<String> verifiedStores = ConcurrentHashMap.newKeySet();
 
+    private final Optional<SharingFileSystem> shares;
+
     @Inject
-    public LanceFileSystems(TrinoFileSystemFactory fileSystemFactory, ObjectStoreOptions objectStoreOptions)
+    public LanceFileSystems(TrinoFileSystemFactory fileSystemFactory, ObjectStoreOptions objectStoreOptions, LanceConfig config)
     {
         this.fileSystemFactory = requireNonNull(fileSystemFactory, "fileSystemFactory is null");
         this.objectStoreOptions = requireNonNull(objectStoreOptions, "objectStoreOptions is null");
+        this.shares = config.getSharingProfile().map(profile -> new SharingFileSystem(new SharingClient(SharingProfile.read(profile))));
+    }
+
+    /**
+     * Whether the catalog reads the shares of a sharing profile rather than a warehouse.
+     */
+    public boolean isRecipient()
+    {
+        return shares.isPresent();
     }
 
     /**
@@ -44,6 +60,10 @@ public final class LanceFileSystems
 
     public TableFileSystem forLocation(ConnectorIdentity identity, String location)
     {
+        if (SharedLocation.isShared(location)) {
+            // only a recipient catalog may reach a share, and only its own
+            return shares.orElseThrow(() -> new IllegalArgumentException("Not a location of this catalog: " + location));
+        }
         if (isLocal(location)) {
             return LOCAL;
         }
@@ -63,6 +83,9 @@ public final class LanceFileSystems
     {
         if (isLocal(location)) {
             return Optional.of(new LocalInputFile(LocalTableFileSystem.toPath(location).toFile()));
+        }
+        if (fileSystem instanceof SharingFileSystem sharingFileSystem) {
+            return Optional.of(sharingFileSystem.newInputFile(location));
         }
         if (fileSystem instanceof TrinoTableFileSystem trinoFileSystem) {
             return Optional.of(trinoFileSystem.newInputFile(location));
