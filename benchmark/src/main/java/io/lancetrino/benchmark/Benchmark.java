@@ -46,6 +46,7 @@ public final class Benchmark
             Optional<CompactionTimings.Compaction> compaction = Optional.empty();
             List<CleanupTimings.CleanupTime> cleanups = List.of();
             Optional<VectorTextTimings.Result> vectors = Optional.empty();
+            Optional<SharingLoad.Result> sharing = Optional.empty();
             List<String> notMeasured = new ArrayList<>();
             // a run of chosen queries (for profiling, say) measures nothing else
             if (options.queries().isEmpty()) {
@@ -59,6 +60,7 @@ public final class Benchmark
                 compaction = Optional.of(CompactionTimings.measure(environment, options.compactionInserts(), options.runs()));
                 cleanups = CleanupTimings.measure(environment, List.of(Math.min(1000, options.versionCount()), options.versionCount()));
                 vectors = Optional.of(VectorTextTimings.measure(environment, options));
+                sharing = Optional.of(SharingLoad.measure(environment, options.sharingRecipients(), options.sharingSeconds()));
                 if (VectorTextTimings.READERS.stream().noneMatch(fileReader -> fileReader.name().equals("java"))) {
                     notMeasured.add(VectorTextTimings.JAVA_READER_NOT_MEASURED);
                 }
@@ -80,6 +82,7 @@ public final class Benchmark
                     compaction,
                     cleanups,
                     vectors,
+                    sharing,
                     notMeasured);
             report.write(options.outputDirectory());
             return report;

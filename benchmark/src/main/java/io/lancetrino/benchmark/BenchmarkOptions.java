@@ -24,6 +24,8 @@ import static java.util.Objects.requireNonNull;
  * @param lanceProperties extra catalog properties of the {@code lance} catalog, to compare settings
  * @param lanceTableProperties table properties of the generated Lance tables; data generated with other table
  * properties lives in its own directory
+ * @param sharingRecipients recipients reading one share at once in the sharing load
+ * @param sharingSeconds how long the sharing load runs
  */
 public record BenchmarkOptions(
         double scale,
@@ -36,7 +38,9 @@ public record BenchmarkOptions(
         int compactionInserts,
         List<String> queries,
         Map<String, String> lanceProperties,
-        Map<String, String> lanceTableProperties)
+        Map<String, String> lanceTableProperties,
+        int sharingRecipients,
+        double sharingSeconds)
 {
     public BenchmarkOptions
     {
@@ -46,8 +50,8 @@ public record BenchmarkOptions(
         queries = ImmutableList.copyOf(queries);
         lanceProperties = ImmutableMap.copyOf(lanceProperties);
         lanceTableProperties = ImmutableMap.copyOf(lanceTableProperties);
-        if (scale <= 0 || runs <= 0 || versionCount < 2 || compactionInserts < 2) {
-            throw new IllegalArgumentException("scale and runs must be positive, versions and compaction inserts at least 2");
+        if (scale <= 0 || runs <= 0 || versionCount < 2 || compactionInserts < 2 || sharingRecipients < 1 || sharingSeconds <= 0) {
+            throw new IllegalArgumentException("scale, runs, sharing recipients and seconds must be positive, versions and compaction inserts at least 2");
         }
     }
 
@@ -63,6 +67,8 @@ public record BenchmarkOptions(
         Map<String, String> lanceProperties = new LinkedHashMap<>();
         Map<String, String> lanceTableProperties = new LinkedHashMap<>();
         Path output = projectRoot.resolve("target/benchmark");
+        int sharingRecipients = 32;
+        double sharingSeconds = 30;
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
@@ -74,19 +80,21 @@ public record BenchmarkOptions(
                 case "--compaction-inserts" -> compactionInserts = Integer.parseInt(required(args[i], value));
                 case "--lance-property" -> putProperty(lanceProperties, args[i], required(args[i], value));
                 case "--lance-table-property" -> putProperty(lanceTableProperties, args[i], required(args[i], value));
+                case "--sharing-recipients" -> sharingRecipients = Integer.parseInt(required(args[i], value));
+                case "--sharing-seconds" -> sharingSeconds = Double.parseDouble(required(args[i], value));
                 case "--queries" -> queries = Arrays.stream(required(args[i], value).split(",")).map(String::trim).toList();
                 case "--regenerate" -> {
                     regenerate = true;
                     continue;
                 }
-                default -> throw new IllegalArgumentException("Unknown option " + args[i] + "; options: --scale N --runs N --output DIR --fragments N,N --versions N --compaction-inserts N --queries NAME,NAME --lance-property NAME=VALUE --lance-table-property NAME=VALUE --regenerate");
+                default -> throw new IllegalArgumentException("Unknown option " + args[i] + "; options: --scale N --runs N --output DIR --fragments N,N --versions N --compaction-inserts N --queries NAME,NAME --lance-property NAME=VALUE --lance-table-property NAME=VALUE --sharing-recipients N --sharing-seconds S --regenerate");
             }
             i++;
         }
         String dataName = "sf" + scaleName(scale) + lanceTableProperties.entrySet().stream()
                 .map(entry -> "-" + entry.getKey() + "-" + entry.getValue())
                 .collect(java.util.stream.Collectors.joining());
-        return new BenchmarkOptions(scale, runs, output.resolve("data").resolve(dataName), output, regenerate, fragments, versions, compactionInserts, queries, lanceProperties, lanceTableProperties);
+        return new BenchmarkOptions(scale, runs, output.resolve("data").resolve(dataName), output, regenerate, fragments, versions, compactionInserts, queries, lanceProperties, lanceTableProperties, sharingRecipients, sharingSeconds);
     }
 
     private static void putProperty(Map<String, String> properties, String option, String value)

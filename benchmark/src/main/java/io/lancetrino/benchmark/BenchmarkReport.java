@@ -33,6 +33,7 @@ public record BenchmarkReport(
         Optional<CompactionTimings.Compaction> compaction,
         List<CleanupTimings.CleanupTime> cleanups,
         Optional<VectorTextTimings.Result> vectors,
+        Optional<SharingLoad.Result> sharing,
         List<String> notMeasured)
 {
     public BenchmarkReport
@@ -48,6 +49,7 @@ public record BenchmarkReport(
         requireNonNull(compaction, "compaction is null");
         cleanups = List.copyOf(cleanups);
         requireNonNull(vectors, "vectors is null");
+        requireNonNull(sharing, "sharing is null");
         notMeasured = List.copyOf(notMeasured);
     }
 
@@ -142,6 +144,12 @@ public record BenchmarkReport(
             if (!vectors.sameResults()) {
                 out.append("\n**The vectors table scans returned wrong or differing sums.**\n");
             }
+        });
+        sharing.ifPresent(load -> {
+            out.append("\n| sharing load (%d recipients, own catalog and token each, %.0f s) | queries | queries/s | p50 s | p99 s | errors | wrong results |%n".formatted(load.recipients(), load.seconds()));
+            out.append("|---|---:|---:|---:|---:|---:|---:|\n");
+            out.append("| orders: filtered sums, point lookups, a grouped count | %,d | %.1f | %.3f | %.3f | %,d | %,d |%n".formatted(load.queries(), load.queriesPerSecond(), load.p50Seconds(), load.p99Seconds(), load.errors(), load.wrongResults()));
+            load.firstErrors().forEach(error -> out.append("\nError: ").append(error).append('\n'));
         });
         if (!notMeasured.isEmpty()) {
             out.append("\nNot measured yet: ").append(String.join("; ", notMeasured)).append('\n');

@@ -22,7 +22,7 @@ class TestBenchmarkSmoke
     void runsEveryPartAndWritesTheReport(@TempDir Path output)
             throws Exception
     {
-        BenchmarkOptions options = BenchmarkOptions.parse(new String[] {"--scale", "0.01", "--runs", "1", "--fragments", "50,200", "--versions", "30", "--compaction-inserts", "12", "--output", output.toString()}, output);
+        BenchmarkOptions options = BenchmarkOptions.parse(new String[] {"--scale", "0.01", "--runs", "1", "--fragments", "50,200", "--versions", "30", "--compaction-inserts", "12", "--sharing-seconds", "3", "--output", output.toString()}, output);
         BenchmarkReport report = Benchmark.run(options);
         assertThat(report.generationSeconds()).isPositive();
 
@@ -78,11 +78,19 @@ class TestBenchmarkSmoke
                 .as("VectorTextTimings.READERS has a java row exactly when LanceConfig has lance.file-reader")
                 .isEqualTo(VectorTextTimings.fileReaderPropertyExists());
 
+        // 32 recipients at once, each through its own catalog and token: every answer right
+        SharingLoad.Result sharing = report.sharing().orElseThrow();
+        assertThat(sharing.recipients()).isEqualTo(32);
+        assertThat(sharing.errors()).as("errors: %s", sharing.firstErrors()).isZero();
+        assertThat(sharing.wrongResults()).isZero();
+        assertThat(sharing.queries()).isGreaterThanOrEqualTo(32);
+        assertThat(sharing.p99Seconds()).isPositive();
+
         JsonNode json = new ObjectMapper().readTree(output.resolve("benchmark.json").toFile());
         assertThat(json.get("queries")).hasSize(BenchmarkQuery.ALL.size());
         assertThat(json.get("reader").get("sdkRowsPerSecond").asDouble()).isPositive();
         String markdown = Files.readString(output.resolve("benchmark.md"));
-        for (String name : List.of("q1", "q6_old_version", "| table |", "lineitem", "Lance SDK dataset scan", "page source / SDK", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s", "| before optimize |", "| vectors table (500 rows", "| v | sdk |", "| text | sdk |")) {
+        for (String name : List.of("q1", "q6_old_version", "| table |", "lineitem", "Lance SDK dataset scan", "page source / SDK", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s", "| before optimize |", "| vectors table (500 rows", "| v | sdk |", "| text | sdk |", "sharing load (32 recipients")) {
             assertThat(markdown).contains(name);
         }
 
@@ -94,7 +102,8 @@ class TestBenchmarkSmoke
         assertThat(second.reader()).isEmpty();
         assertThat(second.compaction()).isEmpty();
         assertThat(second.vectors()).isEmpty();
+        assertThat(second.sharing()).isEmpty();
         // no empty tables for what was not measured
-        assertThat(second.markdown()).contains("| q6 |").doesNotContain("| table |", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s", "| before optimize |", "vectors table");
+        assertThat(second.markdown()).contains("| q6 |").doesNotContain("| table |", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s", "| before optimize |", "vectors table", "sharing load");
     }
 }

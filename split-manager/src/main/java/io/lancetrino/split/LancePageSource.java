@@ -111,7 +111,7 @@ public final class LancePageSource
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.batchRows = batchRows;
         this.storageOptions = ImmutableMap.copyOf(storageOptions);
-        this.readers = new SplitFileReaders(split, allocator, storageOptions);
+        this.readers = new SplitFileReaders(split, allocator, storageOptions, fileSystem);
     }
 
     @Override

@@ -1,7 +1,9 @@
 package io.lancetrino.split;
 
 import com.google.common.collect.ImmutableMap;
+import io.lancetrino.metadata.fs.TableFileSystem;
 import io.lancetrino.split.fs.LanceFileSystems;
+import io.lancetrino.split.sharing.SharingFileSystem;
 import io.trino.spi.TrinoException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.lance.file.LanceFileReader;
@@ -25,10 +27,12 @@ final class SplitFileReaders
     private final LanceSplit split;
     private final BufferAllocator allocator;
     private final Map<String, String> storageOptions;
+    private final TableFileSystem fileSystem;
     private final Map<String, LanceFileReader> readers = new LinkedHashMap<>();
 
-    SplitFileReaders(LanceSplit split, BufferAllocator allocator, Map<String, String> storageOptions)
+    SplitFileReaders(LanceSplit split, BufferAllocator allocator, Map<String, String> storageOptions, TableFileSystem fileSystem)
     {
+        this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.split = requireNonNull(split, "split is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.storageOptions = ImmutableMap.copyOf(requireNonNull(storageOptions, "storageOptions is null"));
@@ -41,7 +45,9 @@ final class SplitFileReaders
             return reader;
         }
         try {
-            reader = LanceFileReader.open(LanceFileSystems.nativeLocation(file.location()), storageOptions, allocator);
+            // the SDK cannot read a shared file through its signed URL: it reads a local copy
+            String location = fileSystem instanceof SharingFileSystem shares ? shares.localCopy(file.location()).toString() : LanceFileSystems.nativeLocation(file.location());
+            reader = LanceFileReader.open(location, storageOptions, allocator);
         }
         catch (IOException | RuntimeException e) {
             throw new TrinoException(LANCE_MISSING_FILE, "Table %s, fragment %s: cannot open data file %s: %s".formatted(split.table(), split.fragmentId(), file.location(), e.getMessage()), e);

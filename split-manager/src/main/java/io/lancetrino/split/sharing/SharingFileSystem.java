@@ -12,7 +12,11 @@ import io.lancetrino.metadata.refs.TagRef;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.URLDecoder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -36,7 +40,10 @@ public final class SharingFileSystem
     private static final String BRANCHES = "_refs/branches";
     private static final String JSON = ".json";
 
+    private static final int DOWNLOAD_CHUNK = 8 << 20;
+
     private final SharingClient client;
+    private Path downloads;
     private final Cache<VersionKey, SharedVersion> versions = CacheBuilder.newBuilder()
             .maximumSize(256)
             .build();
@@ -171,6 +178,34 @@ public final class SharingFileSystem
             throws IOException
     {
         return stat(location).orElseThrow(() -> new FileNotFoundException(location)).length();
+    }
+
+    /**
+     * A local copy of a shared data file, for the Lance SDK, which cannot read through signed URLs: kept in a
+     * temporary directory until the JVM exits, fetched once per file.
+     */
+    public synchronized Path localCopy(String location)
+            throws IOException
+    {
+        SharedLocation shared = parse(location);
+        SignedFile file = signedFile(location, shared, false);
+        if (downloads == null) {
+            downloads = Files.createTempDirectory("lance-sharing-");
+            downloads.toFile().deleteOnExit();
+        }
+        Path target = downloads.resolve(shared.sharedFile().replace('/', '_'));
+        if (Files.exists(target) && Files.size(target) == file.size()) {
+            return target;
+        }
+        Path partial = Files.createTempFile(downloads, "download-", ".part");
+        try (OutputStream out = Files.newOutputStream(partial)) {
+            for (long position = 0; position < file.size(); position += DOWNLOAD_CHUNK) {
+                out.write(read(location, shared, position, (int) Math.min(DOWNLOAD_CHUNK, file.size() - position)));
+            }
+        }
+        Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        target.toFile().deleteOnExit();
+        return target;
     }
 
     public SharedInputFile newInputFile(String location)

@@ -1,0 +1,173 @@
+package io.lancetrino.tests;
+
+import com.google.common.collect.ImmutableMap;
+import io.lancetrino.sharing.server.LanceSharingServer;
+import io.lancetrino.tests.fixtures.TemporaryWarehouses;
+import io.trino.Session;
+import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.DistributedQueryRunner;
+import io.trino.testing.QueryRunner;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * A sharing server over a warehouse and a recipient catalog ({@code partner}) reading it, in one query runner: what the
+ * recipient reads equals what the owner's catalog reads, for every version, tag, branch and clone the share allows,
+ * and nothing else is reachable.
+ */
+final class TestLanceSharing
+        extends AbstractTestQueryFramework
+{
+    private static final String RECIPIENT_TOKEN = "partner-token-0123456789";
+    private static final String SIGNING_KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+    private static final String SHARED = "partner.\"sales.tpch\"";
+
+    private Path warehouse;
+    private LanceSharingServer server;
+
+    @Override
+    protected QueryRunner createQueryRunner()
+            throws Exception
+    {
+        warehouse = TemporaryWarehouses.create("lance-sharing");
+        Files.createDirectories(warehouse.resolve("owner"));
+        Files.createDirectories(warehouse.resolve("lab"));
+        DistributedQueryRunner runner = LanceQueryRunner.builder(warehouse).withSchema("owner").build();
+        createTables(runner);
+
+        Path config = warehouse.resolveSibling(warehouse.getFileName() + "-shares.json");
+        Files.writeString(config, """
+                {"warehouse": "%s", "signingKey": "%s", "urlLifetimeSeconds": 4,
+                 "shares": [
+                   {"name": "sales", "schemas": [{"name": "tpch", "tables": [
+                     {"name": "orders", "table": "owner.orders"},
+                     {"name": "orders_release", "table": "owner.orders", "refs": ["release"]},
+                     {"name": "orders_recent", "table": "owner.orders", "refs": ["main"], "startVersion": 2},
+                     {"name": "clone", "table": "lab.orders_clone"}]}]},
+                   {"name": "secret", "schemas": [{"name": "hr", "tables": [{"name": "salaries", "table": "owner.salaries"}]}]}],
+                 "recipients": [{"name": "partner", "bearerToken": "%s", "shares": ["sales"]}]}
+                """.formatted(warehouse, SIGNING_KEY, RECIPIENT_TOKEN));
+        server = LanceSharingServer.start(config, 0);
+        Path profile = warehouse.resolveSibling(warehouse.getFileName() + "-profile.json");
+        Files.writeString(profile, """
+                {"shareCredentialsVersion": 1, "endpoint": "%s", "bearerToken": "%s"}
+                """.formatted(server.endpoint(), RECIPIENT_TOKEN));
+        runner.createCatalog("partner", "lance", ImmutableMap.of("lance.sharing.profile", profile.toString()));
+        return runner;
+    }
+
+    private static void createTables(QueryRunner runner)
+    {
+        // version 1, tagged; 2 deletes (a deletion file); 3 appends; branch dev from version 2 with its own rows
+        runner.execute("CREATE TABLE owner.orders AS SELECT orderkey, custkey, orderstatus, totalprice, orderdate, comment FROM tpch.tiny.orders");
+        runner.execute("CALL lance.system.create_tag('owner', 'orders', 'release', '1')");
+        runner.execute("DELETE FROM owner.orders WHERE orderkey % 7 = 0");
+        runner.execute("INSERT INTO owner.orders SELECT orderkey + 1000000, custkey, orderstatus, totalprice, orderdate, comment FROM tpch.tiny.orders WHERE orderkey < 1000");
+        runner.execute("CREATE BRANCH dev WITH (from_version = 2) IN TABLE owner.orders");
+        runner.execute("INSERT INTO owner.orders @ dev VALUES (-1, 1, 'X', 1.5, DATE '2026-12-01', 'only on dev')");
+        // a shallow clone reads the source's files through a base path, and adds its own
+        runner.execute("CALL lance.system.shallow_clone('owner', 'orders', 'lab', 'orders_clone', 'release')");
+        runner.execute("INSERT INTO lab.orders_clone VALUES (-2, 2, 'Y', 2.5, DATE '2026-12-02', 'only in the clone')");
+        runner.execute("CREATE TABLE owner.salaries AS SELECT 1 AS id, 100 AS salary");
+    }
+
+    @AfterAll
+    void stopServer()
+    {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    @Test
+    void testSharesAppearAsSchemasAndTables()
+    {
+        assertThat(computeActual("SHOW SCHEMAS FROM partner").getOnlyColumnAsSet())
+                .contains("sales.tpch")
+                .doesNotContain("secret.hr");
+        assertThat(computeActual("SHOW TABLES FROM " + SHARED).getOnlyColumnAsSet())
+                .containsExactlyInAnyOrder("orders", "orders_release", "orders_recent", "clone");
+        assertQueryFails("SELECT * FROM partner.\"secret.hr\".salaries", ".*(Schema|Table) .* does not exist.*");
+    }
+
+    @Test
+    void testRecipientReadsWhatTheOwnerReads()
+    {
+        assertThat(query("SELECT * FROM " + SHARED + ".orders")).matches("SELECT * FROM lance.owner.orders");
+        assertThat(query("SELECT * FROM " + SHARED + ".orders FOR VERSION AS OF 1")).matches("SELECT * FROM lance.owner.orders FOR VERSION AS OF 1");
+        // version 2 deleted rows with a deletion file
+        assertThat(query("SELECT * FROM " + SHARED + ".orders FOR VERSION AS OF 2")).matches("SELECT * FROM lance.owner.orders FOR VERSION AS OF 2");
+        assertThat(query("SELECT * FROM " + SHARED + ".orders FOR VERSION AS OF 'release'")).matches("SELECT * FROM lance.owner.orders FOR VERSION AS OF 'release'");
+        assertThat(query("SELECT * FROM " + SHARED + ".orders FOR VERSION AS OF 'dev'")).matches("SELECT * FROM lance.owner.orders FOR VERSION AS OF 'dev'");
+        assertThat(query("SELECT * FROM " + SHARED + ".clone")).matches("SELECT * FROM lance.lab.orders_clone");
+        assertThat(query("SELECT count(*) FROM " + SHARED + ".orders WHERE orderkey % 7 = 0")).matches("VALUES BIGINT '0'");
+        assertThat(query("SELECT comment FROM " + SHARED + ".orders FOR VERSION AS OF 'dev' WHERE orderkey = -1")).matches("VALUES CAST('only on dev' AS varchar)");
+    }
+
+    @Test
+    void testSdkReaderReadsLocalCopiesOfSharedFiles()
+    {
+        Session sdk = Session.builder(getSession()).setCatalogSessionProperty("partner", "file_reader", "sdk").build();
+        assertThat(query(sdk, "SELECT * FROM " + SHARED + ".orders FOR VERSION AS OF 2")).matches("SELECT * FROM lance.owner.orders FOR VERSION AS OF 2");
+    }
+
+    @Test
+    void testMetadataTablesOfSharedTables()
+    {
+        assertThat(query("SELECT version FROM " + SHARED + ".\"orders$versions\"")).matches("SELECT version FROM lance.owner.\"orders$versions\"");
+        assertThat(query("SELECT name, type, version FROM " + SHARED + ".\"orders$refs\"")).matches("SELECT name, type, version FROM lance.owner.\"orders$refs\"");
+    }
+
+    @Test
+    void testShareLimitedToATag()
+    {
+        assertThat(query("SELECT * FROM " + SHARED + ".orders_release")).matches("SELECT * FROM lance.owner.orders FOR VERSION AS OF 'release'");
+        assertThat(query("SELECT * FROM " + SHARED + ".orders_release FOR VERSION AS OF 'release'")).matches("SELECT * FROM lance.owner.orders FOR VERSION AS OF 'release'");
+        assertQueryFails("SELECT * FROM " + SHARED + ".orders_release FOR VERSION AS OF 3", ".*orders_release.* has no main version 3.*");
+        assertQueryFails("SELECT * FROM " + SHARED + ".orders_release FOR VERSION AS OF 'dev'", ".*dev.*");
+    }
+
+    @Test
+    void testShareFromAStartingVersion()
+    {
+        assertThat(query("SELECT * FROM " + SHARED + ".orders_recent")).matches("SELECT * FROM lance.owner.orders");
+        assertThat(query("SELECT * FROM " + SHARED + ".orders_recent FOR VERSION AS OF 2")).matches("SELECT * FROM lance.owner.orders FOR VERSION AS OF 2");
+        assertQueryFails("SELECT * FROM " + SHARED + ".orders_recent FOR VERSION AS OF 1", ".*orders_recent.* has no main version 1.*");
+    }
+
+    @Test
+    void testRecipientCannotWrite()
+    {
+        assertQueryFails("INSERT INTO " + SHARED + ".orders VALUES (1, 1, 'O', 1.0, DATE '2026-01-01', 'x')", ".*Access Denied: Cannot insert into table.*cannot change them.*");
+        assertQueryFails("DELETE FROM " + SHARED + ".orders", ".*Access Denied: Cannot delete from table.*cannot change them.*");
+        assertQueryFails("CREATE TABLE " + SHARED + ".copy AS SELECT 1 AS x", ".*Access Denied: Cannot create table.*cannot change them.*");
+        assertQueryFails("CREATE BRANCH mine IN TABLE " + SHARED + ".orders", ".*Access Denied: Cannot create branch mine.*cannot change them.*");
+        assertQueryFails("CALL partner.system.create_tag('sales.tpch', 'orders', 'mine', NULL)", ".*Access Denied: Cannot execute procedure.*cannot change them.*");
+        assertThat(query("SELECT count(*) FROM " + SHARED + ".orders")).matches("SELECT count(*) FROM lance.owner.orders");
+    }
+
+    @Test
+    void testExpiredUrlsAreRefreshed()
+            throws InterruptedException
+    {
+        // URLs live 4 s: the second scan reads the same (cached) version after they expired
+        assertThat(query("SELECT sum(totalprice) FROM " + SHARED + ".orders FOR VERSION AS OF 2")).matches("SELECT sum(totalprice) FROM lance.owner.orders FOR VERSION AS OF 2");
+        Thread.sleep(5_000);
+        assertThat(query("SELECT sum(totalprice) FROM " + SHARED + ".orders FOR VERSION AS OF 2")).matches("SELECT sum(totalprice) FROM lance.owner.orders FOR VERSION AS OF 2");
+    }
+
+    @Test
+    void testNewCommitsAreSeen()
+    {
+        assertUpdate("CREATE TABLE owner.growing AS SELECT 1 AS id", 1);
+        assertThat(computeActual("SHOW TABLES FROM " + SHARED).getOnlyColumnAsSet()).doesNotContain("growing");
+        // the share lists owner.orders, whose new versions the recipient sees at once
+        assertUpdate("INSERT INTO owner.orders @ dev VALUES (-3, 3, 'Z', 3.5, DATE '2026-12-03', 'later on dev')", 1);
+        assertThat(query("SELECT * FROM " + SHARED + ".orders FOR VERSION AS OF 'dev'")).matches("SELECT * FROM lance.owner.orders FOR VERSION AS OF 'dev'");
+    }
+}
