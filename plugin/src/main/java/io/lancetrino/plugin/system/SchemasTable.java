@@ -3,6 +3,7 @@ package io.lancetrino.plugin.system;
 import com.google.common.collect.ImmutableList;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.schema.SchemaVersions;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.InMemoryRecordSet;
 import io.trino.spi.connector.SchemaTableName;

@@ -6,6 +6,7 @@ import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.Transactions;
 import io.lancetrino.metadata.VersionSummary;
 import io.lancetrino.metadata.refs.RefResolver;
+import io.lancetrino.metadata.schema.SchemaVersions;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.InMemoryRecordSet;
 import io.trino.spi.connector.SchemaTableName;

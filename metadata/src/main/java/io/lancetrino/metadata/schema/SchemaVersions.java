@@ -1,7 +1,6 @@
-package io.lancetrino.plugin.system;
+package io.lancetrino.metadata.schema;
 
 import io.lancetrino.metadata.TableSnapshot;
-import io.lancetrino.metadata.schema.SchemaIdentity;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -10,16 +9,17 @@ import java.util.Map;
 
 /**
  * Numbers distinct schemas in the order they first appear; a schema that returns after a change gets its old number,
- * as Iceberg reuses a schema id for an identical schema.
+ * as Iceberg reuses a schema id for an identical schema. The system table {@code t$schemas} and the sharing server's
+ * {@code schemaId} both number schemas this way, so the two agree.
  */
-final class SchemaVersions
+public final class SchemaVersions
 {
-    record SchemaVersion(long id, String columns, long firstVersion, long lastVersion) {}
+    public record SchemaVersion(long id, String columns, long firstVersion, long lastVersion) {}
 
     private final Map<String, Long> ids = new LinkedHashMap<>();
     private final List<long[]> ranges = new ArrayList<>();
 
-    long add(TableSnapshot snapshot)
+    public long add(TableSnapshot snapshot)
     {
         String identity = SchemaIdentity.of(snapshot.schema());
         Long id = ids.get(identity);
@@ -34,7 +34,7 @@ final class SchemaVersions
         return id;
     }
 
-    List<SchemaVersion> versions()
+    public List<SchemaVersion> versions()
     {
         List<SchemaVersion> versions = new ArrayList<>();
         int index = 0;
