@@ -1,0 +1,474 @@
+package io.lancetrino.sharing.server;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.common.collect.ImmutableList;
+import io.airlift.log.Logger;
+import io.lancetrino.metadata.LanceTable;
+import io.lancetrino.metadata.LanceTableException;
+import io.lancetrino.metadata.ManifestCache;
+import io.lancetrino.metadata.fs.LocalTableFileSystem;
+import jakarta.servlet.http.HttpServlet;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.URLDecoder;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.StandardOpenOption;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Optional;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Every request of PROTOCOL.md. Paths are split from the raw request URI and each segment is decoded and checked on
+ * its own, so an encoded {@code /} or {@code ..} stays inside one name, where {@link Names} refuses it.
+ */
+public final class SharingServlet
+        extends HttpServlet
+{
+    public static final String PREFIX = "/lance-sharing";
+    public static final int MAX_LIST_RESULTS = 1000;
+    private static final String NDJSON = "application/x-ndjson; charset=utf-8";
+    private static final String JSON = "application/json; charset=utf-8";
+    private static final Logger log = Logger.get(SharingServlet.class);
+
+    private final SharingConfig config;
+    private final Authenticator authenticator;
+    private final TableService tables;
+    private final FileRegistry files;
+    private final UrlSigner signer;
+    private final Clock clock;
+    private final ManifestCache manifestCache = new ManifestCache(256L << 20);
+    private final LocalTableFileSystem fileSystem = new LocalTableFileSystem();
+    private final ObjectMapper mapper = new ObjectMapper();
+
+    public SharingServlet(SharingConfig config, Clock clock)
+    {
+        this.config = requireNonNull(config, "config is null");
+        this.clock = requireNonNull(clock, "clock is null");
+        this.authenticator = new Authenticator(config.recipients(), clock);
+        this.signer = new UrlSigner(config.signingKey());
+        this.files = new FileRegistry(1_000_000);
+        this.tables = new TableService(files, signer, config.urlLifetimeSeconds(), clock);
+    }
+
+    @Override
+    protected void service(HttpServletRequest request, HttpServletResponse response)
+            throws IOException
+    {
+        try {
+            List<String> path = segments(request.getRequestURI());
+            if (!path.isEmpty() && path.getFirst().equals("files")) {
+                serveFile(path, request, response);
+                return;
+            }
+            SharingConfig.Recipient recipient = authenticator.authenticate(request.getHeader("Authorization"));
+            route(recipient, path, request, response);
+        }
+        catch (SharingException e) {
+            writeError(response, e.status(), e.errorCode(), e.getMessage());
+        }
+        catch (LanceTableException e) {
+            // the table layer's messages name server-side paths: they stay in the log
+            switch (e.kind()) {
+                case TABLE_NOT_FOUND, VERSION_NOT_FOUND, REF_NOT_FOUND -> writeError(response, 404, SharingException.RESOURCE_DOES_NOT_EXIST, "Version or table not found");
+                default -> {
+                    log.warn(e, "Cannot answer %s %s", request.getMethod(), request.getRequestURI());
+                    writeError(response, 500, SharingException.INTERNAL_ERROR, "The server cannot read the table (" + e.kind() + ")");
+                }
+            }
+        }
+        catch (RuntimeException e) {
+            log.error(e, "Cannot answer %s %s", request.getMethod(), request.getRequestURI());
+            writeError(response, 500, SharingException.INTERNAL_ERROR, "Internal error");
+        }
+    }
+
+    private void route(SharingConfig.Recipient recipient, List<String> path, HttpServletRequest request, HttpServletResponse response)
+            throws IOException
+    {
+        int size = path.size();
+        if (size == 0 || !path.getFirst().equals("shares")) {
+            throw SharingException.notFound("Not found");
+        }
+        if (size == 1) {
+            requireGet(request);
+            List<ObjectNode> items = config.shares().stream()
+                    .filter(share -> recipient.shares().contains(share.name()))
+                    .map(share -> mapper.createObjectNode().put("name", share.name()))
+                    .collect(ImmutableList.toImmutableList());
+            writeJson(response, page(items, request));
+            return;
+        }
+        SharingConfig.Share share = share(recipient, path.get(1));
+        if (size == 2) {
+            requireGet(request);
+            ObjectNode result = mapper.createObjectNode();
+            result.putObject("share").put("name", share.name());
+            writeJson(response, result);
+            return;
+        }
+        if (size == 3 && path.get(2).equals("schemas")) {
+            requireGet(request);
+            writeJson(response, page(share.schemas().stream()
+                    .map(schema -> mapper.createObjectNode().put("name", schema.name()).put("share", share.name()))
+                    .collect(ImmutableList.toImmutableList()), request));
+            return;
+        }
+        if (size == 3 && path.get(2).equals("all-tables")) {
+            requireGet(request);
+            List<ObjectNode> items = new ArrayList<>();
+            share.schemas().forEach(schema -> schema.tables().forEach(table -> items.add(tableItem(share, schema, table))));
+            writeJson(response, page(items, request));
+            return;
+        }
+        if (size < 5 || !path.get(2).equals("schemas") || !path.get(4).equals("tables")) {
+            throw SharingException.notFound("Not found");
+        }
+        SharingConfig.Schema schema = share.schema(Names.schema(path.get(3))).orElseThrow(() -> SharingException.notFound("Schema not found"));
+        if (size == 5) {
+            requireGet(request);
+            writeJson(response, page(schema.tables().stream()
+                    .map(table -> tableItem(share, schema, table))
+                    .collect(ImmutableList.toImmutableList()), request));
+            return;
+        }
+        SharingConfig.Table tableConfig = schema.table(Names.table(path.get(5))).orElseThrow(() -> SharingException.notFound("Table not found"));
+        if (size != 7) {
+            throw SharingException.notFound("Not found");
+        }
+        SharedTable table = new SharedTable(share.name(), schema.name(), tableConfig,
+                new LanceTable(fileSystem, tableConfig.location(), share.name() + "." + schema.name() + "." + tableConfig.name(), manifestCache));
+        String action = path.get(6);
+        switch (action) {
+            case "version" -> {
+                if (!request.getMethod().equals("GET") && !request.getMethod().equals("HEAD")) {
+                    throw unsupportedMethod(request);
+                }
+                long version = tables.version(table, parameter(request, "branch"), parameter(request, "tag"),
+                        Selectors.parseTimestamp(request.getParameter("startingTimestamp")));
+                response.setStatus(200);
+                response.setHeader("Lance-Table-Version", Long.toString(version));
+                response.setContentLength(0);
+            }
+            case "versions" -> {
+                requireGet(request);
+                writeJson(response, tables.versions(table, parameter(request, "branch")));
+            }
+            case "refs" -> {
+                requireGet(request);
+                writeJson(response, tables.refs(table));
+            }
+            case "metadata" -> {
+                requireGet(request);
+                Capabilities capabilities = Capabilities.parse(request.getHeader(Capabilities.HEADER));
+                Selectors selectors = new Selectors(
+                        Selectors.parseVersion(request.getParameter("version")),
+                        Selectors.parseTimestamp(request.getParameter("timestamp")),
+                        parameter(request, "tag"),
+                        parameter(request, "branch"));
+                writeNdjson(response, tables.metadata(table, selectors, capabilities));
+            }
+            case "query" -> {
+                if (!request.getMethod().equals("POST")) {
+                    throw unsupportedMethod(request);
+                }
+                Capabilities capabilities = Capabilities.parse(request.getHeader(Capabilities.HEADER));
+                JsonNode body;
+                try (InputStream input = request.getInputStream()) {
+                    byte[] bytes = input.readNBytes(1 << 20);
+                    body = bytes.length == 0 ? null : mapper.readTree(bytes);
+                }
+                catch (IOException e) {
+                    throw SharingException.invalidParameter("The query body is not valid JSON");
+                }
+                writeNdjson(response, tables.query(table, TableService.QueryRequest.parse(body), capabilities, baseUrl(request)));
+            }
+            case "changes" -> {
+                requireGet(request);
+                Capabilities capabilities = Capabilities.parse(request.getHeader(Capabilities.HEADER));
+                writeNdjson(response, tables.changes(table,
+                        Selectors.parseVersion(request.getParameter("startingVersion")),
+                        Selectors.parseVersion(request.getParameter("endingVersion")),
+                        parameter(request, "branch"),
+                        capabilities,
+                        baseUrl(request)));
+            }
+            default -> throw SharingException.notFound("Not found");
+        }
+    }
+
+    private SharingConfig.Share share(SharingConfig.Recipient recipient, String segment)
+    {
+        String name = Names.share(segment);
+        // a share that is not granted is answered exactly as one that does not exist
+        return config.share(name)
+                .filter(share -> recipient.shares().contains(share.name()))
+                .orElseThrow(() -> SharingException.notFound("Share not found"));
+    }
+
+    private ObjectNode tableItem(SharingConfig.Share share, SharingConfig.Schema schema, SharingConfig.Table table)
+    {
+        return mapper.createObjectNode().put("name", table.name()).put("schema", schema.name()).put("share", share.name());
+    }
+
+    private ObjectNode page(List<ObjectNode> items, HttpServletRequest request)
+    {
+        int maxResults = MAX_LIST_RESULTS;
+        String maxText = request.getParameter("maxResults");
+        if (maxText != null) {
+            try {
+                maxResults = Integer.parseInt(maxText.trim());
+            }
+            catch (NumberFormatException e) {
+                maxResults = -1;
+            }
+            if (maxResults < 1 || maxResults > MAX_LIST_RESULTS) {
+                throw SharingException.invalidParameter("maxResults must be between 1 and " + MAX_LIST_RESULTS);
+            }
+        }
+        int offset = 0;
+        String token = request.getParameter("pageToken");
+        if (token != null && !token.isEmpty()) {
+            try {
+                String text = new String(Base64.getUrlDecoder().decode(token), UTF_8);
+                if (!text.startsWith("offset:")) {
+                    throw new IllegalArgumentException();
+                }
+                offset = Integer.parseInt(text.substring("offset:".length()));
+                if (offset < 0) {
+                    throw new IllegalArgumentException();
+                }
+            }
+            catch (IllegalArgumentException e) {
+                throw SharingException.invalidParameter("Invalid pageToken");
+            }
+        }
+        ObjectNode result = mapper.createObjectNode();
+        ArrayNode array = result.putArray("items");
+        int end = (int) Math.min(items.size(), (long) offset + maxResults);
+        for (int i = Math.min(offset, items.size()); i < end; i++) {
+            array.add(items.get(i));
+        }
+        if (end < items.size()) {
+            result.put("nextPageToken", Base64.getUrlEncoder().withoutPadding().encodeToString(("offset:" + end).getBytes(UTF_8)));
+        }
+        return result;
+    }
+
+    private void serveFile(List<String> path, HttpServletRequest request, HttpServletResponse response)
+            throws IOException
+    {
+        if (!request.getMethod().equals("GET") && !request.getMethod().equals("HEAD")) {
+            throw unsupportedMethod(request);
+        }
+        if (path.size() != 5) {
+            throw SharingException.notFound("File not found");
+        }
+        String share = Names.share(path.get(1));
+        String schema = Names.schema(path.get(2));
+        String table = Names.table(path.get(3));
+        String fileId = path.get(4);
+        if (!FileRegistry.isFileId(fileId)) {
+            throw SharingException.notFound("File not found");
+        }
+        String range = request.getParameter("range");
+        String expiresText = request.getParameter("expires");
+        String signature = request.getParameter("sig");
+        if (range == null || expiresText == null || signature == null) {
+            throw SharingException.forbidden("The file URL is not signed");
+        }
+        long expires;
+        long signedStart;
+        long signedEnd;
+        try {
+            expires = Long.parseLong(expiresText);
+            int dash = range.indexOf('-');
+            signedStart = Long.parseLong(range.substring(0, dash));
+            signedEnd = Long.parseLong(range.substring(dash + 1));
+        }
+        catch (RuntimeException e) {
+            throw SharingException.forbidden("The file URL's signature does not match");
+        }
+        if (!signer.verify(UrlSigner.fileUrlText(share, schema, table, fileId, range, expires), signature)) {
+            throw SharingException.forbidden("The file URL's signature does not match");
+        }
+        if (clock.millis() >= expires) {
+            throw SharingException.forbidden("The file URL has expired; query the table again for new URLs");
+        }
+        FileRegistry.SharedFile file = files.get(share, schema, table, fileId)
+                .orElseThrow(() -> SharingException.notFound("File not found; query the table again for new URLs"));
+        long fileSize = file.size();
+        signedEnd = Math.min(signedEnd, fileSize);
+
+        String rangeHeader = request.getHeader("Range");
+        long start = signedStart;
+        long end = signedEnd;
+        boolean partial = rangeHeader != null;
+        if (partial) {
+            long[] requested = parseRange(rangeHeader, fileSize);
+            if (requested == null || requested[0] < signedStart || requested[1] > signedEnd || requested[0] >= requested[1]) {
+                response.setHeader("Content-Range", "bytes */" + fileSize);
+                throw new SharingException(416, SharingException.RANGE_NOT_SATISFIABLE, "The range is outside the file or the signed range");
+            }
+            start = requested[0];
+            end = requested[1];
+        }
+        else if (signedStart != 0 || signedEnd != fileSize) {
+            partial = true;
+        }
+        response.setStatus(partial ? 206 : 200);
+        response.setHeader("Accept-Ranges", "bytes");
+        if (partial) {
+            response.setHeader("Content-Range", "bytes %s-%s/%s".formatted(start, end - 1, fileSize));
+        }
+        response.setContentType("application/octet-stream");
+        response.setContentLengthLong(end - start);
+        if (request.getMethod().equals("HEAD")) {
+            return;
+        }
+        try (FileChannel channel = FileChannel.open(LocalTableFileSystem.toPath(file.location()), StandardOpenOption.READ)) {
+            OutputStream output = response.getOutputStream();
+            ByteBuffer buffer = ByteBuffer.allocate(64 << 10);
+            long position = start;
+            while (position < end) {
+                buffer.clear().limit((int) Math.min(buffer.capacity(), end - position));
+                int read = channel.read(buffer, position);
+                if (read < 0) {
+                    throw new IOException("File shrank while it was sent");
+                }
+                output.write(buffer.array(), 0, read);
+                position += read;
+            }
+        }
+        catch (NoSuchFileException e) {
+            throw SharingException.notFound("File not found; query the table again for new URLs");
+        }
+    }
+
+    /**
+     * {@code bytes=a-b}, {@code bytes=a-} or {@code bytes=-n} as {@code [start, end)}, or null when unreadable or
+     * more than one range.
+     */
+    static long[] parseRange(String header, long fileSize)
+    {
+        String text = header.trim();
+        if (!text.startsWith("bytes=") || text.contains(",")) {
+            return null;
+        }
+        String spec = text.substring("bytes=".length()).trim();
+        int dash = spec.indexOf('-');
+        if (dash < 0) {
+            return null;
+        }
+        try {
+            String first = spec.substring(0, dash).trim();
+            String last = spec.substring(dash + 1).trim();
+            if (first.isEmpty()) {
+                long suffix = Long.parseLong(last);
+                return suffix <= 0 ? null : new long[] {Math.max(0, fileSize - suffix), fileSize};
+            }
+            long start = Long.parseLong(first);
+            long end = last.isEmpty() ? fileSize : Long.parseLong(last) + 1;
+            return start < 0 || start >= fileSize ? null : new long[] {start, end};
+        }
+        catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static List<String> segments(String rawPath)
+    {
+        if (rawPath == null || !rawPath.startsWith(PREFIX + "/")) {
+            throw SharingException.notFound("Not found");
+        }
+        String rest = rawPath.substring(PREFIX.length() + 1);
+        if (rest.endsWith("/")) {
+            rest = rest.substring(0, rest.length() - 1);
+        }
+        ImmutableList.Builder<String> segments = ImmutableList.builder();
+        for (String segment : rest.split("/", -1)) {
+            try {
+                segments.add(URLDecoder.decode(segment.replace("+", "%2B"), UTF_8));
+            }
+            catch (IllegalArgumentException e) {
+                throw SharingException.notFound("Not found");
+            }
+        }
+        return segments.build();
+    }
+
+    private static Optional<String> parameter(HttpServletRequest request, String name)
+    {
+        return Optional.ofNullable(request.getParameter(name)).filter(value -> !value.isEmpty());
+    }
+
+    private static void requireGet(HttpServletRequest request)
+    {
+        if (!request.getMethod().equals("GET")) {
+            throw unsupportedMethod(request);
+        }
+    }
+
+    private static SharingException unsupportedMethod(HttpServletRequest request)
+    {
+        return SharingException.unsupported("Method " + request.getMethod() + " is not supported here");
+    }
+
+    private static String baseUrl(HttpServletRequest request)
+    {
+        String host = request.getHeader("Host");
+        if (host == null || host.isEmpty()) {
+            host = request.getServerName() + ":" + request.getServerPort();
+        }
+        return request.getScheme() + "://" + host + PREFIX;
+    }
+
+    private void writeJson(HttpServletResponse response, JsonNode body)
+            throws IOException
+    {
+        byte[] bytes = mapper.writeValueAsBytes(body);
+        response.setStatus(200);
+        response.setContentType(JSON);
+        response.setContentLength(bytes.length);
+        response.getOutputStream().write(bytes);
+    }
+
+    private void writeNdjson(HttpServletResponse response, List<JsonNode> lines)
+            throws IOException
+    {
+        StringBuilder text = new StringBuilder();
+        lines.forEach(line -> text.append(line).append('\n'));
+        byte[] bytes = text.toString().getBytes(UTF_8);
+        response.setStatus(200);
+        response.setContentType(NDJSON);
+        response.setHeader(Capabilities.HEADER, Capabilities.RESPONSE_HEADER_VALUE);
+        response.setContentLength(bytes.length);
+        response.getOutputStream().write(bytes);
+    }
+
+    private void writeError(HttpServletResponse response, int status, String code, String message)
+            throws IOException
+    {
+        if (response.isCommitted()) {
+            return;
+        }
+        byte[] bytes = mapper.writeValueAsBytes(mapper.createObjectNode().put("errorCode", code).put("message", message));
+        response.setStatus(status);
+        response.setContentType(JSON);
+        response.setContentLength(bytes.length);
+        response.getOutputStream().write(bytes);
+    }
+}
