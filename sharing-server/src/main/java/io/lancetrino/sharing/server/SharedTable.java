@@ -84,10 +84,16 @@ public final class SharedTable
 
     public boolean allowed(Optional<String> branch, long version)
     {
+        return allowed(branch, version, config.refs().isPresent() ? allowedTags() : List.of());
+    }
+
+    // the tags are read once per request, not once per version
+    private boolean allowed(Optional<String> branch, long version, List<TagRef> tags)
+    {
         if (branchAllowed(branch) && version >= config.startVersion().orElse(1)) {
             return true;
         }
-        return config.refs().isPresent() && allowedTags().stream()
+        return config.refs().isPresent() && tags.stream()
                 .anyMatch(tag -> RefResolver.branch(tag.branch()).equals(branch) && tag.version() == version);
     }
 
@@ -99,8 +105,9 @@ public final class SharedTable
 
     public List<Long> allowedVersions(Optional<String> branch)
     {
+        List<TagRef> tags = config.refs().isPresent() ? allowedTags() : List.of();
         return table.listVersions(branch).stream()
-                .filter(version -> allowed(branch, version))
+                .filter(version -> allowed(branch, version, tags))
                 .collect(ImmutableList.toImmutableList());
     }
 

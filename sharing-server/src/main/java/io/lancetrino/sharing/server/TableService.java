@@ -113,14 +113,18 @@ public final class TableService
     {
         ObjectNode result = mapper.createObjectNode();
         ArrayNode items = result.putArray("items");
+        // a ref whose name the protocol cannot carry (Lance allows '/' in branch names) is not listed
         for (TagRef tag : table.allowedTags()) {
+            if (Names.normalize(tag.name(), true).isEmpty()) {
+                continue;
+            }
             ObjectNode item = items.addObject().put("type", "tag").put("name", tag.name());
             Optional<String> branch = RefResolver.branch(tag.branch());
             item.put("branch", branch.orElse(null));
             item.put("version", tag.version());
         }
         for (BranchRef branch : table.allowedBranches()) {
-            List<Long> versions = table.allowedVersions(Optional.of(branch.name()));
+            List<Long> versions = Names.normalize(branch.name(), true).isPresent() ? table.allowedVersions(Optional.of(branch.name())) : List.of();
             if (versions.isEmpty()) {
                 continue;
             }

@@ -15,6 +15,7 @@ import org.lance.FragmentMetadata;
 import org.lance.FragmentOperation;
 import org.lance.Ref;
 import org.lance.WriteParams;
+import org.lance.schema.SqlExpressions;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -60,6 +61,27 @@ final class SharingFixture
                 try (Dataset dev = dataset.createBranch("dev", Ref.ofMain(6))) {
                     dev.delete("id >= 95");
                 }
+            }
+        }
+        return root;
+    }
+
+    /**
+     * {@code tpch.evolving}: version 1 created, 2 an append of 10 rows, 3 a column {@code score} added in place (new
+     * data files for fragment 0), 4 the column {@code name} dropped.
+     */
+    static Path createEvolving(Path warehouse)
+            throws Exception
+    {
+        Path root = warehouse.resolve("tpch/evolving.lance");
+        Files.createDirectories(root.getParent());
+        String uri = root.toString();
+        try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE)) {
+            Dataset.create(allocator, uri, SCHEMA, new WriteParams.Builder().build()).close();
+            append(allocator, uri, 0, 10);
+            try (Dataset dataset = Dataset.open(uri, allocator)) {
+                dataset.addColumns(new SqlExpressions.Builder().withExpression("score", "id * 2").build(), Optional.empty());
+                dataset.dropColumns(List.of("name"));
             }
         }
         return root;

@@ -66,6 +66,7 @@ final class TestLanceSharingServer
         directory = Files.createTempDirectory("lance-sharing");
         Path warehouse = directory.resolve("warehouse");
         orders = SharingFixture.createOrders(warehouse);
+        SharingFixture.createEvolving(warehouse);
         table = new LanceTable(new LocalTableFileSystem(), orders.toString(), "orders", ManifestCache.disabled());
         String config = """
                 {"warehouse": "%s", "signingKey": "%s", "urlLifetimeSeconds": 600,
@@ -74,7 +75,8 @@ final class TestLanceSharingServer
                      {"name": "orders", "table": "tpch.orders"},
                      {"name": "orders_release", "location": "%s", "refs": ["release"]},
                      {"name": "orders_recent", "table": "tpch.orders", "startVersion": 4},
-                     {"name": "orders_dev", "table": "tpch.orders", "refs": ["dev"]}]},
+                     {"name": "orders_dev", "table": "tpch.orders", "refs": ["dev"]},
+                     {"name": "evolving", "table": "tpch.evolving"}]},
                      {"name": "empty", "tables": []}]},
                    {"name": "s2", "schemas": []},
                    {"name": "s3", "schemas": []},
@@ -130,15 +132,17 @@ final class TestLanceSharingServer
         assertThat(names(schemas)).containsExactly("tpch", "empty");
         assertThat(schemas.get("items").get(0).get("share").asText()).isEqualTo("sales");
         JsonNode tables = json(get("/shares/sales/schemas/tpch/tables", TOKEN));
-        assertThat(names(tables)).containsExactly("orders", "orders_release", "orders_recent", "orders_dev");
+        assertThat(names(tables)).containsExactly("orders", "orders_release", "orders_recent", "orders_dev", "evolving");
         assertThat(tables.get("items").get(0).get("schema").asText()).isEqualTo("tpch");
         JsonNode firstTwo = json(get("/shares/sales/schemas/tpch/tables?maxResults=2", TOKEN));
         assertThat(names(firstTwo)).containsExactly("orders", "orders_release");
-        JsonNode lastTwo = json(get("/shares/sales/schemas/tpch/tables?maxResults=2&pageToken=" + firstTwo.get("nextPageToken").asText(), TOKEN));
-        assertThat(names(lastTwo)).containsExactly("orders_recent", "orders_dev");
-        assertThat(lastTwo.has("nextPageToken")).isFalse();
+        JsonNode nextTwo = json(get("/shares/sales/schemas/tpch/tables?maxResults=2&pageToken=" + firstTwo.get("nextPageToken").asText(), TOKEN));
+        assertThat(names(nextTwo)).containsExactly("orders_recent", "orders_dev");
+        JsonNode lastOne = json(get("/shares/sales/schemas/tpch/tables?maxResults=2&pageToken=" + nextTwo.get("nextPageToken").asText(), TOKEN));
+        assertThat(names(lastOne)).containsExactly("evolving");
+        assertThat(lastOne.has("nextPageToken")).isFalse();
         JsonNode all = json(get("/shares/sales/all-tables", TOKEN));
-        assertThat(names(all)).containsExactly("orders", "orders_release", "orders_recent", "orders_dev");
+        assertThat(names(all)).containsExactly("orders", "orders_release", "orders_recent", "orders_dev", "evolving");
         assertThat(all.get("items").get(3).get("share").asText()).isEqualTo("sales");
         assertThat(names(json(get("/shares/sales/all-tables?maxResults=3", TOKEN)))).hasSize(3);
         assertError(get("/shares/sales/schemas/nope/tables", TOKEN), 404, "RESOURCE_DOES_NOT_EXIST");
@@ -177,6 +181,8 @@ final class TestLanceSharingServer
         assertThat(version.statusCode()).isEqualTo(200);
         assertThat(version.headers().firstValue("Lance-Table-Version")).contains("6");
         assertThat(version.body()).isEmpty();
+        HttpResponse<byte[]> head = send(request(base + "/version").header("Authorization", "Bearer " + TOKEN).method("HEAD", HttpRequest.BodyPublishers.noBody()));
+        assertThat(head.headers().firstValue("Lance-Table-Version")).contains("6");
         assertThat(get(base + "/version?branch=dev", TOKEN).headers().firstValue("Lance-Table-Version")).contains("7");
         assertThat(get(base + "/version?branch=DEV", TOKEN).headers().firstValue("Lance-Table-Version")).contains("7");
         assertThat(get(base + "/version?tag=release", TOKEN).headers().firstValue("Lance-Table-Version")).contains("3");
@@ -253,6 +259,32 @@ final class TestLanceSharingServer
         assertError(get(base + "/metadata?version=2&tag=release", TOKEN, ALL_FEATURES), 400, "INVALID_PARAMETER_VALUE");
         assertError(get(base + "/metadata?version=99", TOKEN, ALL_FEATURES), 404, "RESOURCE_DOES_NOT_EXIST");
         assertError(get(base + "/metadata?timestamp=2000-01-01T00:00:00Z", TOKEN, ALL_FEATURES), 404, "RESOURCE_DOES_NOT_EXIST");
+    }
+
+    @Test
+    void testSchemaEvolution()
+            throws Exception
+    {
+        String base = "/shares/sales/schemas/tpch/tables/evolving";
+        // schemaId numbers distinct schemas in order of first appearance, as t$schemas does
+        List<Long> ids = new ArrayList<>();
+        for (int version = 1; version <= 4; version++) {
+            ids.add(ndjson(get(base + "/metadata?version=" + version, TOKEN, ALL_FEATURES)).get(1).get("metaData").get("schemaId").asLong());
+        }
+        assertThat(ids).containsExactly(1L, 1L, 2L, 3L);
+        JsonNode latest = ndjson(get(base + "/metadata", TOKEN, ALL_FEATURES)).get(1).get("metaData");
+        assertThat(latest.get("schema").valueStream().map(field -> field.get("name").asText()).toList()).containsExactly("id", "score");
+
+        // a column added in place gives fragment 0 new data files: shipped as removed and added again
+        List<JsonNode> changes = ndjson(get(base + "/changes?startingVersion=1", TOKEN, ALL_FEATURES));
+        assertThat(changes).hasSize(2 + 4);
+        JsonNode added = changes.get(4).get("version");
+        assertThat(added.get("version").asLong()).isEqualTo(3);
+        assertThat(added.get("removedFragmentIds").get(0).asLong()).isEqualTo(0);
+        assertThat(added.get("addedFragments").get(0).get("files")).hasSize(2);
+        JsonNode first = changes.get(2).get("version");
+        assertThat(first.get("addedFragments")).isEmpty();
+        assertThat(first.get("removedFragmentIds")).isEmpty();
     }
 
     @Test
