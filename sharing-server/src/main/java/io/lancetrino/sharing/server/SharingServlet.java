@@ -149,6 +149,11 @@ public final class SharingServlet
         if (size != 7) {
             throw SharingException.notFound("Not found");
         }
+        if (!LanceTable.isTable(fileSystem, tableConfig.location())) {
+            // configured, but dropped or not written yet
+            log.warn("Shared table %s.%s.%s has no Lance table at its location", share.name(), schema.name(), tableConfig.name());
+            throw SharingException.notFound("Table not found");
+        }
         SharedTable table = new SharedTable(share.name(), schema.name(), tableConfig,
                 new LanceTable(fileSystem, tableConfig.location(), share.name() + "." + schema.name() + "." + tableConfig.name(), manifestCache));
         String action = path.get(6);

@@ -77,7 +77,8 @@ final class TestLanceSharingServer
                      {"name": "orders_recent", "table": "tpch.orders", "startVersion": 4},
                      {"name": "orders_dev", "table": "tpch.orders", "refs": ["dev"]},
                      {"name": "evolving", "table": "tpch.evolving"}]},
-                     {"name": "empty", "tables": []}]},
+                     {"name": "empty", "tables": []},
+                     {"name": "gone", "tables": [{"name": "t", "location": "%s"}]}]},
                    {"name": "s2", "schemas": []},
                    {"name": "s3", "schemas": []},
                    {"name": "other", "schemas": [{"name": "x", "tables": [{"name": "t", "table": "tpch.orders"}]}]}],
@@ -85,7 +86,7 @@ final class TestLanceSharingServer
                    {"name": "partner", "bearerToken": "%s", "shares": ["sales", "s2", "s3"], "expirationTime": "2999-01-01T00:00:00Z"},
                    {"name": "late", "bearerToken": "%s", "shares": ["sales"], "expirationTime": "2020-01-01T00:00:00Z"},
                    {"name": "other", "bearerToken": "%s", "shares": ["other"]}]}
-                """.formatted(warehouse, "ab".repeat(32), orders, TOKEN, EXPIRED_TOKEN, OTHER_TOKEN);
+                """.formatted(warehouse, "ab".repeat(32), orders, directory.resolve("nothing/t.lance"), TOKEN, EXPIRED_TOKEN, OTHER_TOKEN);
         Path configFile = directory.resolve("shares.json");
         Files.writeString(configFile, config);
         server = LanceSharingServer.start(SharingConfigLoader.load(configFile), 0, clock);
@@ -129,7 +130,12 @@ final class TestLanceSharingServer
         assertThat(json(get("/shares/sales", TOKEN)).get("share").get("name").asText()).isEqualTo("sales");
         assertThat(json(get("/shares/SALES", TOKEN)).get("share").get("name").asText()).isEqualTo("sales");
         JsonNode schemas = json(get("/shares/sales/schemas", TOKEN));
-        assertThat(names(schemas)).containsExactly("tpch", "empty");
+        assertThat(names(schemas)).containsExactly("tpch", "empty", "gone");
+        assertThat(json(get("/shares/sales/schemas/empty/tables", TOKEN)).get("items")).isEmpty();
+        // a configured table whose directory holds no Lance table
+        assertThat(names(json(get("/shares/sales/schemas/gone/tables", TOKEN)))).containsExactly("t");
+        assertError(get("/shares/sales/schemas/gone/tables/t/version", TOKEN), 404, "RESOURCE_DOES_NOT_EXIST");
+        assertError(query("/shares/sales/schemas/gone/tables/t", "{}", ALL_FEATURES), 404, "RESOURCE_DOES_NOT_EXIST");
         assertThat(schemas.get("items").get(0).get("share").asText()).isEqualTo("sales");
         JsonNode tables = json(get("/shares/sales/schemas/tpch/tables", TOKEN));
         assertThat(names(tables)).containsExactly("orders", "orders_release", "orders_recent", "orders_dev", "evolving");
@@ -142,8 +148,9 @@ final class TestLanceSharingServer
         assertThat(names(lastOne)).containsExactly("evolving");
         assertThat(lastOne.has("nextPageToken")).isFalse();
         JsonNode all = json(get("/shares/sales/all-tables", TOKEN));
-        assertThat(names(all)).containsExactly("orders", "orders_release", "orders_recent", "orders_dev", "evolving");
+        assertThat(names(all)).containsExactly("orders", "orders_release", "orders_recent", "orders_dev", "evolving", "t");
         assertThat(all.get("items").get(3).get("share").asText()).isEqualTo("sales");
+        assertThat(all.get("items").get(5).get("schema").asText()).isEqualTo("gone");
         assertThat(names(json(get("/shares/sales/all-tables?maxResults=3", TOKEN)))).hasSize(3);
         assertError(get("/shares/sales/schemas/nope/tables", TOKEN), 404, "RESOURCE_DOES_NOT_EXIST");
     }
