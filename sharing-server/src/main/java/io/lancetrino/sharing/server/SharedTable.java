@@ -62,10 +62,13 @@ public final class SharedTable
      */
     public Optional<String> branch(Optional<String> requested)
     {
-        if (requested.isEmpty() || requested.get().equals(RefResolver.MAIN)) {
+        if (requested.isEmpty()) {
             return Optional.empty();
         }
         String name = Names.ref(requested.get());
+        if (name.equals(RefResolver.MAIN)) {
+            return Optional.empty();
+        }
         return table.refs().listBranches().stream()
                 .map(BranchRef::name)
                 .filter(branch -> branch.toLowerCase(Locale.ROOT).equals(name))

@@ -192,6 +192,7 @@ final class TestLanceSharingServer
         assertThat(head.headers().firstValue("Lance-Table-Version")).contains("6");
         assertThat(get(base + "/version?branch=dev", TOKEN).headers().firstValue("Lance-Table-Version")).contains("7");
         assertThat(get(base + "/version?branch=DEV", TOKEN).headers().firstValue("Lance-Table-Version")).contains("7");
+        assertThat(get(base + "/version?branch=Main", TOKEN).headers().firstValue("Lance-Table-Version")).contains("6");
         assertThat(get(base + "/version?tag=release", TOKEN).headers().firstValue("Lance-Table-Version")).contains("3");
         assertThat(get(base + "/version?startingTimestamp=2000-01-01T00:00:00Z", TOKEN).headers().firstValue("Lance-Table-Version")).contains("1");
         assertError(get(base + "/version?startingTimestamp=2999-01-01T00:00:00Z", TOKEN), 404, "RESOURCE_DOES_NOT_EXIST");
