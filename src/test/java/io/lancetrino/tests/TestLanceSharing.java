@@ -70,6 +70,9 @@ final class TestLanceSharing
         runner.execute("INSERT INTO owner.orders SELECT orderkey + 1000000, custkey, orderstatus, totalprice, orderdate, comment FROM tpch.tiny.orders WHERE orderkey < 1000");
         runner.execute("CREATE BRANCH dev WITH (from_version = 2) IN TABLE owner.orders");
         runner.execute("INSERT INTO owner.orders @ dev VALUES (-1, 1, 'X', 1.5, DATE '2026-12-01', 'only on dev')");
+        // Lance allows '/' in branch names
+        runner.execute("CREATE BRANCH \"feat/x\" IN TABLE owner.orders FROM dev");
+        runner.execute("DELETE FROM owner.orders @ \"feat/x\" WHERE orderkey < 100");
         // a shallow clone reads the source's files through a base path, and adds its own
         runner.execute("CALL lance.system.shallow_clone('owner', 'orders', 'lab', 'orders_clone', 'release')");
         runner.execute("INSERT INTO lab.orders_clone VALUES (-2, 2, 'Y', 2.5, DATE '2026-12-02', 'only in the clone')");
@@ -104,6 +107,7 @@ final class TestLanceSharing
         assertThat(query("SELECT * FROM " + SHARED + ".orders FOR VERSION AS OF 2")).matches("SELECT * FROM lance.owner.orders FOR VERSION AS OF 2");
         assertThat(query("SELECT * FROM " + SHARED + ".orders FOR VERSION AS OF 'release'")).matches("SELECT * FROM lance.owner.orders FOR VERSION AS OF 'release'");
         assertThat(query("SELECT * FROM " + SHARED + ".orders FOR VERSION AS OF 'dev'")).matches("SELECT * FROM lance.owner.orders FOR VERSION AS OF 'dev'");
+        assertThat(query("SELECT * FROM " + SHARED + ".orders FOR VERSION AS OF 'feat/x'")).matches("SELECT * FROM lance.owner.orders FOR VERSION AS OF 'feat/x'");
         assertThat(query("SELECT * FROM " + SHARED + ".clone")).matches("SELECT * FROM lance.lab.orders_clone");
         // version 2's deletion file hides every order whose key is a multiple of 7
         assertThat(query("SELECT count(*) FROM " + SHARED + ".orders FOR VERSION AS OF 2 WHERE orderkey % 7 = 0")).matches("VALUES BIGINT '0'");

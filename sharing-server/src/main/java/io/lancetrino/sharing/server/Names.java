@@ -1,5 +1,7 @@
 package io.lancetrino.sharing.server;
 
+import io.lancetrino.metadata.refs.RefNames;
+
 import java.util.Locale;
 import java.util.Optional;
 
@@ -44,6 +46,23 @@ public final class Names
     public static String table(String name)
     {
         return normalize(name, false).orElseThrow(() -> SharingException.notFound("Table not found"));
+    }
+
+    /**
+     * A branch name, lower case: Lance allows {@code /}-separated segments (its own rules, which refuse {@code ..},
+     * empty segments and backslashes); the name is only ever compared with the table's branches, never used as a path.
+     */
+    public static Optional<String> normalizeBranch(String name)
+    {
+        if (name != null && name.indexOf('/') >= 0) {
+            return name.length() <= MAX_LENGTH && RefNames.isValidBranch(name) ? Optional.of(name.toLowerCase(Locale.ROOT)) : Optional.empty();
+        }
+        return normalize(name, true);
+    }
+
+    public static String branch(String name)
+    {
+        return normalizeBranch(name).orElseThrow(() -> SharingException.notFound("Reference not found"));
     }
 
     /**

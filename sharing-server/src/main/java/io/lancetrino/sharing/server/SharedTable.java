@@ -65,7 +65,7 @@ public final class SharedTable
         if (requested.isEmpty()) {
             return Optional.empty();
         }
-        String name = Names.ref(requested.get());
+        String name = Names.branch(requested.get());
         if (name.equals(RefResolver.MAIN)) {
             return Optional.empty();
         }

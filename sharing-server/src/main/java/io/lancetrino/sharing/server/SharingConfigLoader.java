@@ -145,7 +145,7 @@ public final class SharingConfigLoader
             ImmutableSet.Builder<String> names = ImmutableSet.builder();
             for (JsonNode ref : array(table, "refs", where)) {
                 check(ref.isTextual(), "%s: refs must be a list of names".formatted(where));
-                names.add(Names.normalize(ref.asText(), true).orElseThrow(() -> new IllegalArgumentException("%s: invalid ref name '%s'".formatted(where, ref.asText()))));
+                names.add(Names.normalizeBranch(ref.asText()).orElseThrow(() -> new IllegalArgumentException("%s: invalid ref name '%s'".formatted(where, ref.asText()))));
             }
             refs = Optional.of(names.build());
         }

@@ -78,9 +78,11 @@ public final class SharingServlet
             route(recipient, path, request, response);
         }
         catch (SharingException e) {
+            drainBody(request);
             writeError(response, e.status(), e.errorCode(), e.getMessage());
         }
         catch (LanceTableException e) {
+            drainBody(request);
             // the table layer's messages name server-side paths: they stay in the log
             switch (e.kind()) {
                 case TABLE_NOT_FOUND, VERSION_NOT_FOUND, REF_NOT_FOUND -> writeError(response, 404, SharingException.RESOURCE_DOES_NOT_EXIST, "Version or table not found");
@@ -462,6 +464,20 @@ public final class SharingServlet
         response.setHeader(Capabilities.HEADER, Capabilities.RESPONSE_HEADER_VALUE);
         response.setContentLength(bytes.length);
         response.getOutputStream().write(bytes);
+    }
+
+    /**
+     * Reads what is left of a request body before an early error answer: a client still sending it would otherwise see
+     * its stream reset (HTTP/2) instead of the error. Bounded, so a huge body is not read for nothing.
+     */
+    private static void drainBody(HttpServletRequest request)
+    {
+        try (InputStream input = request.getInputStream()) {
+            input.skipNBytes(Math.min(Math.max(request.getContentLengthLong(), 0), 1 << 20));
+        }
+        catch (IOException | IllegalStateException _) {
+            // already read, or the client went away: nothing to drain
+        }
     }
 
     private void writeError(HttpServletResponse response, int status, String code, String message)

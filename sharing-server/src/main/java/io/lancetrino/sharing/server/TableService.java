@@ -113,7 +113,7 @@ public final class TableService
     {
         ObjectNode result = mapper.createObjectNode();
         ArrayNode items = result.putArray("items");
-        // a ref whose name the protocol cannot carry (Lance allows '/' in branch names) is not listed
+        // a ref whose name the protocol cannot carry is not listed
         for (TagRef tag : table.allowedTags()) {
             if (Names.normalize(tag.name(), true).isEmpty()) {
                 continue;
@@ -124,7 +124,7 @@ public final class TableService
             item.put("version", tag.version());
         }
         for (BranchRef branch : table.allowedBranches()) {
-            List<Long> versions = Names.normalize(branch.name(), true).isPresent() ? table.allowedVersions(Optional.of(branch.name())) : List.of();
+            List<Long> versions = Names.normalizeBranch(branch.name()).isPresent() ? table.allowedVersions(Optional.of(branch.name())) : List.of();
             if (versions.isEmpty()) {
                 continue;
             }
