@@ -37,7 +37,7 @@ public final class Benchmark
     {
         try (BenchmarkEnvironment environment = BenchmarkEnvironment.start(options.dataDirectory(), options.lanceProperties())) {
             double generation = TpchData.ensureGenerated(environment, options);
-            List<QueryTimings.QueryResult> queries = QueryTimings.run(environment.runner(), options.selectedQueries(), options.runs());
+            List<QueryTimings.QueryResult> queries = options.measures("queries") ? QueryTimings.run(environment.runner(), options.selectedQueries(), options.runs()) : List.of();
             List<TpchData.TableStorage> storage = new ArrayList<>();
             Optional<ReaderThroughput.Result> reader = Optional.empty();
             List<MetadataTimings.SplitPlanning> planning = List.of();
@@ -48,22 +48,37 @@ public final class Benchmark
             Optional<VectorTextTimings.Result> vectors = Optional.empty();
             Optional<SharingLoad.Result> sharing = Optional.empty();
             List<String> notMeasured = new ArrayList<>();
-            // a run of chosen queries (for profiling, say) measures nothing else
-            if (options.queries().isEmpty()) {
+            if (options.measures("storage")) {
                 for (String table : List.of("lineitem", "orders")) {
                     storage.add(TpchData.storage(environment, table));
                 }
+            }
+            if (options.measures("reader")) {
                 reader = Optional.of(ReaderThroughput.measure(environment.lanceTable(BenchmarkEnvironment.SCHEMA, "lineitem"), "lineitem", options.runs(), ReaderThroughput.config(options.lanceProperties())));
+            }
+            if (options.measures("planning")) {
                 planning = MetadataTimings.splitPlanning(environment, options.fragmentCounts());
+            }
+            if (options.measures("versions")) {
                 versions = MetadataTimings.versionResolution(environment, options.versionCount());
+            }
+            if (options.measures("clones")) {
                 clones = CloneTimings.measure(environment);
+            }
+            if (options.measures("compaction")) {
                 compaction = Optional.of(CompactionTimings.measure(environment, options.compactionInserts(), options.runs()));
+            }
+            if (options.measures("cleanup")) {
                 cleanups = CleanupTimings.measure(environment, List.of(Math.min(1000, options.versionCount()), options.versionCount()));
+            }
+            if (options.measures("vectors")) {
                 vectors = Optional.of(VectorTextTimings.measure(environment, options));
-                sharing = Optional.of(SharingLoad.measure(environment, options.sharingRecipients(), options.sharingSeconds()));
                 if (VectorTextTimings.READERS.stream().noneMatch(fileReader -> fileReader.name().equals("java"))) {
                     notMeasured.add(VectorTextTimings.JAVA_READER_NOT_MEASURED);
                 }
+            }
+            if (options.measures("sharing")) {
+                sharing = Optional.of(SharingLoad.measure(environment, options.sharingRecipients(), options.sharingSeconds()));
             }
             BenchmarkReport report = new BenchmarkReport(
                     options.scale(),

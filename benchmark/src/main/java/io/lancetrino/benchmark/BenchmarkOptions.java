@@ -26,6 +26,7 @@ import static java.util.Objects.requireNonNull;
  * properties lives in its own directory
  * @param sharingRecipients recipients reading one share at once in the sharing load
  * @param sharingSeconds how long the sharing load runs
+ * @param parts what to measure: {@link #PARTS}, all when empty (a run of chosen queries measures only them)
  */
 public record BenchmarkOptions(
         double scale,
@@ -40,8 +41,11 @@ public record BenchmarkOptions(
         Map<String, String> lanceProperties,
         Map<String, String> lanceTableProperties,
         int sharingRecipients,
-        double sharingSeconds)
+        double sharingSeconds,
+        List<String> parts)
 {
+    public static final List<String> PARTS = List.of("queries", "storage", "reader", "planning", "versions", "clones", "compaction", "cleanup", "vectors", "sharing");
+
     public BenchmarkOptions
     {
         requireNonNull(dataDirectory, "dataDirectory is null");
@@ -50,6 +54,11 @@ public record BenchmarkOptions(
         queries = ImmutableList.copyOf(queries);
         lanceProperties = ImmutableMap.copyOf(lanceProperties);
         lanceTableProperties = ImmutableMap.copyOf(lanceTableProperties);
+        parts = ImmutableList.copyOf(parts);
+        List<String> unknownParts = parts.stream().filter(part -> !PARTS.contains(part)).toList();
+        if (!unknownParts.isEmpty()) {
+            throw new IllegalArgumentException("Unknown parts %s; the parts are %s".formatted(unknownParts, PARTS));
+        }
         if (scale <= 0 || runs <= 0 || versionCount < 2 || compactionInserts < 2 || sharingRecipients < 1 || sharingSeconds <= 0) {
             throw new IllegalArgumentException("scale, runs, sharing recipients and seconds must be positive, versions and compaction inserts at least 2");
         }
@@ -69,6 +78,7 @@ public record BenchmarkOptions(
         Path output = projectRoot.resolve("target/benchmark");
         int sharingRecipients = 32;
         double sharingSeconds = 30;
+        List<String> parts = List.of();
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
@@ -81,20 +91,21 @@ public record BenchmarkOptions(
                 case "--lance-property" -> putProperty(lanceProperties, args[i], required(args[i], value));
                 case "--lance-table-property" -> putProperty(lanceTableProperties, args[i], required(args[i], value));
                 case "--sharing-recipients" -> sharingRecipients = Integer.parseInt(required(args[i], value));
+                case "--parts" -> parts = Arrays.stream(required(args[i], value).split(",")).map(String::trim).toList();
                 case "--sharing-seconds" -> sharingSeconds = Double.parseDouble(required(args[i], value));
                 case "--queries" -> queries = Arrays.stream(required(args[i], value).split(",")).map(String::trim).toList();
                 case "--regenerate" -> {
                     regenerate = true;
                     continue;
                 }
-                default -> throw new IllegalArgumentException("Unknown option " + args[i] + "; options: --scale N --runs N --output DIR --fragments N,N --versions N --compaction-inserts N --queries NAME,NAME --lance-property NAME=VALUE --lance-table-property NAME=VALUE --sharing-recipients N --sharing-seconds S --regenerate");
+                default -> throw new IllegalArgumentException("Unknown option " + args[i] + "; options: --scale N --runs N --output DIR --fragments N,N --versions N --compaction-inserts N --queries NAME,NAME --lance-property NAME=VALUE --lance-table-property NAME=VALUE --parts NAME,NAME --sharing-recipients N --sharing-seconds S --regenerate");
             }
             i++;
         }
         String dataName = "sf" + scaleName(scale) + lanceTableProperties.entrySet().stream()
                 .map(entry -> "-" + entry.getKey() + "-" + entry.getValue())
                 .collect(java.util.stream.Collectors.joining());
-        return new BenchmarkOptions(scale, runs, output.resolve("data").resolve(dataName), output, regenerate, fragments, versions, compactionInserts, queries, lanceProperties, lanceTableProperties, sharingRecipients, sharingSeconds);
+        return new BenchmarkOptions(scale, runs, output.resolve("data").resolve(dataName), output, regenerate, fragments, versions, compactionInserts, queries, lanceProperties, lanceTableProperties, sharingRecipients, sharingSeconds, parts);
     }
 
     private static void putProperty(Map<String, String> properties, String option, String value)
@@ -134,6 +145,17 @@ public record BenchmarkOptions(
     public String tpchSchema()
     {
         return scale == 0.01 ? "tiny" : "\"sf" + scaleName(scale) + "\"";
+    }
+
+    /**
+     * Whether a part is measured: every part by default, only the queries when queries are chosen.
+     */
+    public boolean measures(String part)
+    {
+        if (!parts.isEmpty()) {
+            return parts.contains(part);
+        }
+        return queries.isEmpty() || part.equals("queries");
     }
 
     public List<BenchmarkQuery> selectedQueries()

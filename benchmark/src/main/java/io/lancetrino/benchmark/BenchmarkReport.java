@@ -72,8 +72,10 @@ public record BenchmarkReport(
         if (!lanceSettings.isEmpty()) {
             out.append("Lance settings: %s%n%n".formatted(lanceSettings));
         }
-        out.append("| query | lance s (median) | iceberg s (median) | lance/iceberg | lance min–max s | iceberg min–max s | lance CPU s | iceberg CPU s | same result |\n");
-        out.append("|---|---:|---:|---:|---|---|---:|---:|---|\n");
+        if (!queries.isEmpty()) {
+            out.append("| query | lance s (median) | iceberg s (median) | lance/iceberg | lance min–max s | iceberg min–max s | lance CPU s | iceberg CPU s | same result |\n");
+            out.append("|---|---:|---:|---:|---|---|---:|---:|---|\n");
+        }
         for (QueryTimings.QueryResult query : queries) {
             out.append("| %s | %.3f | %.3f | %.2f | %.3f–%.3f | %.3f–%.3f | %.2f | %.2f | %s |%n".formatted(
                     query.name(), query.lance().medianSeconds(), query.iceberg().medianSeconds(), query.ratio(),
