@@ -420,6 +420,9 @@ public final class LancePageSource
 
     private long liveRowCount()
     {
+        if (split.onlyRowsDeletedBy().isPresent()) {
+            return RowRanges.count(survivingRanges(deletedRowsOfFragment()));
+        }
         if (split.deletionFile().isEmpty()) {
             return split.endRow() - split.startRow();
         }
@@ -434,9 +437,17 @@ public final class LancePageSource
         return RowRanges.surviving(Math.toIntExact(split.startRow()), Math.toIntExact(split.endRow()), deleted);
     }
 
+    /**
+     * The rows the split skips: the fragment's deleted rows, or for a split of newly deleted rows every row but those.
+     */
     private RoaringBitmap deletedRowsOfFragment()
     {
-        return split.deletionFile().map(this::readDeletionVector).orElseGet(RoaringBitmap::new);
+        RoaringBitmap deleted = split.deletionFile().map(this::readDeletionVector).orElseGet(RoaringBitmap::new);
+        if (split.onlyRowsDeletedBy().isEmpty()) {
+            return deleted;
+        }
+        RoaringBitmap newlyDeleted = RoaringBitmap.andNot(readDeletionVector(split.onlyRowsDeletedBy().get()), deleted);
+        return RoaringBitmap.flip(newlyDeleted, 0L, split.physicalRows());
     }
 
     private RoaringBitmap readDeletionVector(String location)

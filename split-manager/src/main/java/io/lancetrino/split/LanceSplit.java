@@ -15,6 +15,9 @@ import static java.util.Objects.requireNonNull;
  *
  * @param deletedRows deleted rows of the whole fragment, as the manifest counts them
  * @param dataset the dataset version the fragment belongs to, for columns only the SDK's dataset reads can reach
+ * @param onlyRowsDeletedBy when set, another deletion file of the same fragment (usually the one of a later version):
+ * only the rows it deletes and {@code deletionFile} does not are read. With the split from the earlier version and the
+ * later version's file, these are the rows the later version deleted, as they were ({@code table_changes}' deletes)
  */
 public record LanceSplit(
         String table,
@@ -25,16 +28,31 @@ public record LanceSplit(
         Optional<String> deletionFile,
         long physicalRows,
         long deletedRows,
-        DatasetVersion dataset)
+        DatasetVersion dataset,
+        Optional<String> onlyRowsDeletedBy)
         implements ConnectorSplit
 {
     public LanceSplit
     {
+        requireNonNull(onlyRowsDeletedBy, "onlyRowsDeletedBy is null");
         requireNonNull(table, "table is null");
         dataFiles = ImmutableList.copyOf(dataFiles);
         requireNonNull(deletionFile, "deletionFile is null");
         requireNonNull(dataset, "dataset is null");
         checkArgument(0 <= startRow && startRow <= endRow && endRow <= physicalRows, "invalid row range");
+    }
+
+    public LanceSplit(String table, long fragmentId, List<LanceDataFile> dataFiles, long startRow, long endRow, Optional<String> deletionFile, long physicalRows, long deletedRows, DatasetVersion dataset)
+    {
+        this(table, fragmentId, dataFiles, startRow, endRow, deletionFile, physicalRows, deletedRows, dataset, Optional.empty());
+    }
+
+    /**
+     * The same rows, narrowed to those the other deletion file deletes.
+     */
+    public LanceSplit selectingRowsDeletedBy(String otherDeletionFile)
+    {
+        return new LanceSplit(table, fragmentId, dataFiles, startRow, endRow, deletionFile, physicalRows, deletedRows, dataset, Optional.of(otherDeletionFile));
     }
 
     /**
