@@ -2,6 +2,7 @@ package io.lancetrino.plugin;
 
 import com.google.inject.Inject;
 import io.airlift.bootstrap.LifeCycleManager;
+import io.lancetrino.plugin.changes.TableChangesFunction;
 import io.lancetrino.plugin.procedure.LanceTableProcedures;
 import io.lancetrino.plugin.write.LancePageSinkProvider;
 import io.lancetrino.plugin.write.SchemaChanges;
@@ -11,6 +12,7 @@ import io.lancetrino.procedures.LanceProcedures;
 import io.lancetrino.split.LancePageSourceProvider;
 import io.lancetrino.split.LanceSplitManager;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorMetadata;
+import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorTableFunction;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorCapabilities;
 import io.trino.spi.connector.ConnectorAccessControl;
@@ -21,6 +23,7 @@ import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplitManager;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.TableProcedureMetadata;
+import io.trino.spi.function.table.ConnectorTableFunction;
 import io.trino.spi.procedure.Procedure;
 import io.trino.spi.session.PropertyMetadata;
 import io.trino.spi.transaction.IsolationLevel;
@@ -44,6 +47,7 @@ public final class LanceConnector
     private final LanceTableProcedures tableProcedures;
     private final LanceProcedures procedures;
     private final LanceSessionProperties sessionProperties;
+    private final TableChangesFunction tableChanges;
 
     @Inject
     public LanceConnector(
@@ -57,8 +61,10 @@ public final class LanceConnector
             BranchOperations branches,
             LanceTableProcedures tableProcedures,
             LanceProcedures procedures,
-            LanceSessionProperties sessionProperties)
+            LanceSessionProperties sessionProperties,
+            TableChangesFunction tableChanges)
     {
+        this.tableChanges = requireNonNull(tableChanges, "tableChanges is null");
         this.sessionProperties = requireNonNull(sessionProperties, "sessionProperties is null");
         this.branches = requireNonNull(branches, "branches is null");
         this.tableProcedures = requireNonNull(tableProcedures, "tableProcedures is null");
@@ -128,6 +134,12 @@ public final class LanceConnector
     public List<PropertyMetadata<?>> getBranchProperties()
     {
         return LanceBranchProperties.properties();
+    }
+
+    @Override
+    public Set<ConnectorTableFunction> getTableFunctions()
+    {
+        return Set.of(new ClassLoaderSafeConnectorTableFunction(tableChanges, getClass().getClassLoader()));
     }
 
     @Override

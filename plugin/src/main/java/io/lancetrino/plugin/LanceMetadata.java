@@ -24,6 +24,8 @@ import io.lancetrino.procedures.BranchOperations;
 import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.split.LanceErrorCode;
 import io.lancetrino.split.LanceTableHandle;
+import io.lancetrino.split.changes.LanceTableChangesHandle;
+import io.lancetrino.plugin.changes.TableChangesFunction;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ColumnMetadata;
@@ -49,6 +51,8 @@ import io.trino.spi.connector.RowChangeParadigm;
 import io.trino.spi.connector.SaveMode;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.SystemTable;
+import io.trino.spi.connector.TableFunctionApplicationResult;
+import io.trino.spi.function.table.ConnectorTableFunctionHandle;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.security.TrinoPrincipal;
 import io.trino.spi.statistics.ColumnStatistics;
@@ -152,6 +156,9 @@ public final class LanceMetadata
     @Override
     public ConnectorTableMetadata getTableMetadata(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
+        if (tableHandle instanceof LanceTableChangesHandle changes) {
+            return new ConnectorTableMetadata(changes.schemaTableName(), changes.columns().stream().map(column -> column.toColumnMetadata(Optional.empty())).collect(toImmutableList()));
+        }
         LanceTableHandle handle = (LanceTableHandle) tableHandle;
         TableSnapshot snapshot = snapshot(session, handle);
         List<ColumnMetadata> columns = catalog.columns(handle.schemaTableName(), snapshot).stream()
@@ -197,6 +204,18 @@ public final class LanceMetadata
             }
         }
         return properties.buildOrThrow();
+    }
+
+    /**
+     * {@code table_changes} becomes a scan of the changes its analysis resolved.
+     */
+    @Override
+    public Optional<TableFunctionApplicationResult<ConnectorTableHandle>> applyTableFunction(ConnectorSession session, ConnectorTableFunctionHandle handle)
+    {
+        if (!(handle instanceof TableChangesFunction.Handle changes)) {
+            return Optional.empty();
+        }
+        return Optional.of(new TableFunctionApplicationResult<>(changes.table(), List.copyOf(changes.table().columns())));
     }
 
     @Override
@@ -258,7 +277,10 @@ public final class LanceMetadata
     @Override
     public TableStatistics getTableStatistics(ConnectorSession session, ConnectorTableHandle tableHandle)
     {
-        LanceTableHandle handle = (LanceTableHandle) tableHandle;
+        if (!(tableHandle instanceof LanceTableHandle handle)) {
+            // table_changes: how many rows changed is known only once the splits are read
+            return TableStatistics.empty();
+        }
         TableSnapshot snapshot = snapshot(session, handle);
         long rows = VersionSummary.of(snapshot.manifest()).liveRows();
         TableStatistics.Builder statistics = TableStatistics.builder().setRowCount(Estimate.of(rows));
@@ -277,7 +299,9 @@ public final class LanceMetadata
     @Override
     public Optional<ConstraintApplicationResult<ConnectorTableHandle>> applyFilter(ConnectorSession session, ConnectorTableHandle tableHandle, Constraint constraint)
     {
-        LanceTableHandle handle = (LanceTableHandle) tableHandle;
+        if (!(tableHandle instanceof LanceTableHandle handle)) {
+            return Optional.empty();
+        }
         if (handle.limit().isPresent()) {
             // a pushed LIMIT counts rows before any filter
             return Optional.empty();
@@ -293,7 +317,9 @@ public final class LanceMetadata
     @Override
     public Optional<LimitApplicationResult<ConnectorTableHandle>> applyLimit(ConnectorSession session, ConnectorTableHandle tableHandle, long limit)
     {
-        LanceTableHandle handle = (LanceTableHandle) tableHandle;
+        if (!(tableHandle instanceof LanceTableHandle handle)) {
+            return Optional.empty();
+        }
         if (handle.limit().isPresent() && handle.limit().getAsLong() <= limit) {
             return Optional.empty();
         }

@@ -17,6 +17,7 @@ import io.lancetrino.plugin.write.TableWrites;
 import io.lancetrino.procedures.BranchOperations;
 import io.lancetrino.procedures.CleanupOperations;
 import io.lancetrino.procedures.CloneOperations;
+import io.lancetrino.plugin.changes.TableChangesFunction;
 import io.lancetrino.procedures.LanceProcedures;
 import io.lancetrino.procedures.MergeOperations;
 import io.lancetrino.procedures.ProcedureTables;
@@ -59,6 +60,7 @@ public final class LanceModule
         tableProcedures.addBinding().to(SetAutoCleanupTableProcedure.class).in(Scopes.SINGLETON);
         tableProcedures.addBinding().to(OptimizeTableProcedure.class).in(Scopes.SINGLETON);
         binder.bind(LanceTableProcedures.class).in(Scopes.SINGLETON);
+        binder.bind(TableChangesFunction.class).in(Scopes.SINGLETON);
         binder.bind(LanceConnector.class).in(Scopes.SINGLETON);
     }
 }

@@ -2,6 +2,10 @@ package io.lancetrino.split;
 
 import com.google.inject.Inject;
 import io.lancetrino.metadata.ArrowAllocators;
+import io.lancetrino.split.changes.ChangePageSource;
+import io.lancetrino.split.changes.LanceChangeSplit;
+import io.lancetrino.split.changes.LanceTableChangesHandle;
+import io.lancetrino.split.changes.TableChanges;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorPageSource;
@@ -16,6 +20,7 @@ import io.trino.spi.connector.EmptyPageSource;
 import io.trino.spi.predicate.TupleDomain;
 import org.apache.arrow.memory.BufferAllocator;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -53,6 +58,9 @@ public final class LancePageSourceProvider
             List<ColumnHandle> columns,
             DynamicFilter dynamicFilter)
     {
+        if (split instanceof LanceChangeSplit change) {
+            return changePageSource(session, change, (LanceTableChangesHandle) table, columns);
+        }
         LanceSplit lanceSplit = (LanceSplit) split;
         LanceTableHandle handle = (LanceTableHandle) table;
         List<LanceColumnHandle> lanceColumns = columns.stream()
@@ -68,6 +76,31 @@ public final class LancePageSourceProvider
                 .collect(toImmutableList());
         BufferAllocator allocator = rootAllocator.newChildAllocator("split-" + lanceSplit.fragmentId(), 0, rootAllocator.getLimit());
         return new LancePageSource(lanceSplit, lanceColumns, predicates, allocator, tables.fileSystem(session.getIdentity(), handle.tableRoot()), tables.storageOptions(handle.tableRoot()), batchRows, fileReader(session), fileMetadata);
+    }
+
+    /**
+     * The rows of one change, read as any split of the version it belongs to, with the change columns appended.
+     */
+    private ConnectorPageSource changePageSource(ConnectorSession session, LanceChangeSplit split, LanceTableChangesHandle handle, List<ColumnHandle> columns)
+    {
+        List<LanceColumnHandle> dataColumns = new ArrayList<>();
+        int[] dataChannel = new int[columns.size()];
+        String[] changeColumn = new String[columns.size()];
+        for (int column = 0; column < columns.size(); column++) {
+            LanceColumnHandle handleOfColumn = (LanceColumnHandle) columns.get(column);
+            if (TableChanges.isChangeColumn(handleOfColumn)) {
+                dataChannel[column] = -1;
+                changeColumn[column] = handleOfColumn.name();
+            }
+            else {
+                dataChannel[column] = dataColumns.size();
+                dataColumns.add(handleOfColumn);
+            }
+        }
+        LanceSplit rows = split.rows();
+        BufferAllocator allocator = rootAllocator.newChildAllocator("changes-" + rows.fragmentId(), 0, rootAllocator.getLimit());
+        LancePageSource data = new LancePageSource(rows, dataColumns, List.of(), allocator, tables.fileSystem(session.getIdentity(), handle.tableRoot()), tables.storageOptions(handle.tableRoot()), batchRows, fileReader(session), fileMetadata);
+        return new ChangePageSource(data, split, dataChannel, changeColumn);
     }
 
     /** The shared cache of data file metadata, for tests. */

@@ -5,11 +5,14 @@ import com.google.common.collect.ImmutableSet;
 import com.google.inject.Inject;
 import io.lancetrino.metadata.FeatureFlags;
 import io.lancetrino.metadata.FilePaths;
+import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.metadata.proto.DataFile;
 import io.lancetrino.metadata.proto.DataFragment;
+import io.lancetrino.split.changes.LanceTableChangesHandle;
+import io.lancetrino.split.changes.TableChanges;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplit;
@@ -50,6 +53,15 @@ public final class LanceSplitManager
             Set<ColumnHandle> dynamicFilterColumns,
             Constraint constraint)
     {
+        if (tableHandle instanceof LanceTableChangesHandle changes) {
+            try {
+                LanceTable table = tables.open(session.getIdentity(), changes.tableRoot(), changes.schemaTableName().toString());
+                return new LanceSplitSource(TableChanges.planSplits(changes.schemaTableName().toString(), table, changes), 0);
+            }
+            catch (LanceTableException e) {
+                throw LanceErrorCode.toTrinoException(e);
+            }
+        }
         LanceTableHandle handle = (LanceTableHandle) tableHandle;
         TableSnapshot snapshot;
         try {

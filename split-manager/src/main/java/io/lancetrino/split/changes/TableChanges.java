@@ -1,0 +1,210 @@
+package io.lancetrino.split.changes;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableSet;
+import io.lancetrino.metadata.FilePaths;
+import io.lancetrino.metadata.LanceTable;
+import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.Transactions;
+import io.lancetrino.metadata.VersionChanges;
+import io.lancetrino.metadata.proto.DataFragment;
+import io.lancetrino.metadata.proto.Transaction;
+import io.lancetrino.metadata.refs.BranchRef;
+import io.lancetrino.metadata.refs.RefResolver;
+import io.lancetrino.split.LanceColumnHandle;
+import io.lancetrino.split.LanceSplit;
+import io.lancetrino.split.LanceSplitManager;
+import io.lancetrino.split.changes.LanceChangeSplit.ChangeType;
+import io.lancetrino.split.changes.LanceTableChangesHandle.VersionRef;
+import io.trino.spi.connector.ConnectorSplit;
+
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+
+import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
+import static io.trino.spi.type.VarcharType.VARCHAR;
+
+/**
+ * The row changes of {@code table_changes}, derived per version from the manifest diff of the version and the one
+ * before it on its lineage ({@link VersionChanges}), so they need no change data feed and work for versions any engine
+ * wrote:
+ * <ul>
+ * <li>the live rows of an added fragment are inserts;</li>
+ * <li>the rows of a removed fragment that were live in the version before are deletes;</li>
+ * <li>rows a fragment's new deletion vector deletes and the old one did not are deletes (rows it no longer deletes,
+ * which only a restore does, are inserts); an UPDATE deletes the old rows and adds a fragment of new ones, so it shows
+ * as deletes and inserts;</li>
+ * <li>a fragment that keeps some data files and gets others (a column added with values, a column rewritten) changes
+ * no row, unless the version's transaction is an {@code Update}, which rewrites the columns of updated rows in place:
+ * then the fragment's live rows are deleted and inserted;</li>
+ * <li>a version whose transaction moves rows without changing them or changes only the schema or metadata
+ * ({@code Rewrite}: compaction; {@code Project}, {@code Merge}: column changes; {@code CreateIndex},
+ * {@code UpdateConfig}, {@code ReserveFragments}, {@code Clone}, {@code UpdateBases}, {@code DataReplacement},
+ * {@code UpdateMemWalState}) changes no row. A version without a transaction (written by a tool that records none) is
+ * judged by its manifest diff alone, so a compaction without one shows as deletes and inserts.</li>
+ * </ul>
+ */
+public final class TableChanges
+{
+    public static final String CHANGE_TYPE = "_change_type";
+    public static final String CHANGE_VERSION = "_change_version";
+    public static final String CHANGE_TIMESTAMP = "_change_timestamp";
+
+    private static final int CHANGE_TYPE_FIELD_ID = -2;
+    private static final int CHANGE_VERSION_FIELD_ID = -3;
+    private static final int CHANGE_TIMESTAMP_FIELD_ID = -4;
+
+    private static final Set<String> NO_ROW_CHANGES = ImmutableSet.of(
+            "rewrite", "project", "merge", "create_index", "update_config", "reserve_fragments", "clone", "update_bases", "data_replacement", "update_mem_wal_state");
+
+    private TableChanges() {}
+
+    public static List<LanceColumnHandle> changeColumns()
+    {
+        return ImmutableList.of(
+                new LanceColumnHandle(CHANGE_TYPE, CHANGE_TYPE_FIELD_ID, List.of(), VARCHAR, false),
+                new LanceColumnHandle(CHANGE_VERSION, CHANGE_VERSION_FIELD_ID, List.of(), BIGINT, false),
+                new LanceColumnHandle(CHANGE_TIMESTAMP, CHANGE_TIMESTAMP_FIELD_ID, List.of(), TIMESTAMP_TZ_MILLIS, false));
+    }
+
+    public static boolean isChangeColumn(LanceColumnHandle column)
+    {
+        return column.fieldId() == CHANGE_TYPE_FIELD_ID || column.fieldId() == CHANGE_VERSION_FIELD_ID || column.fieldId() == CHANGE_TIMESTAMP_FIELD_ID;
+    }
+
+    /**
+     * The versions from the newest one the predicate accepts up to the end, oldest first, walking back from the end
+     * through the previous version of the same branch and, from a branch's first version, the parent version it was
+     * created from. Empty when the walk reaches the table's first version, or a version whose predecessor no longer
+     * exists, without accepting one.
+     */
+    public static Optional<List<TableSnapshot>> lineage(LanceTable table, TableSnapshot end, Predicate<TableSnapshot> isStart)
+    {
+        List<TableSnapshot> walked = new ArrayList<>();
+        Optional<TableSnapshot> current = Optional.of(end);
+        while (current.isPresent()) {
+            walked.add(current.get());
+            if (isStart.test(current.get())) {
+                return Optional.of(ImmutableList.copyOf(walked).reverse());
+            }
+            current = previous(table, current.get());
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * The version a version follows on its lineage, as {@link VersionChanges#previousManifest} finds its manifest.
+     */
+    static Optional<TableSnapshot> previous(LanceTable table, TableSnapshot snapshot)
+    {
+        Optional<String> branch = snapshot.branch();
+        long version = snapshot.version();
+        if (version > 1 && table.manifestLocation(branch, version - 1).isPresent()) {
+            return Optional.of(table.snapshot(branch, version - 1));
+        }
+        if (branch.isPresent()) {
+            Optional<BranchRef> ref = table.refs().getBranch(branch.get());
+            if (ref.isPresent() && ref.get().parentVersion() == version) {
+                Optional<String> parent = RefResolver.branch(ref.get().parentBranch());
+                if (table.manifestLocation(parent, version).isPresent()) {
+                    return Optional.of(table.snapshot(parent, version));
+                }
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * One split per fragment change of each version after the start.
+     *
+     * @param tableName how splits name the table in errors
+     */
+    public static List<ConnectorSplit> planSplits(String tableName, LanceTable table, LanceTableChangesHandle handle)
+    {
+        ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
+        List<VersionRef> versions = handle.versions();
+        TableSnapshot before = table.snapshot(versions.getFirst().branch(), versions.getFirst().version());
+        for (VersionRef ref : versions.subList(1, versions.size())) {
+            TableSnapshot after = table.snapshot(ref.branch(), ref.version());
+            planVersion(tableName, table, before, after, splits);
+            before = after;
+        }
+        return splits.build();
+    }
+
+    private static void planVersion(String tableName, LanceTable table, TableSnapshot before, TableSnapshot after, ImmutableList.Builder<ConnectorSplit> splits)
+    {
+        Optional<String> operation = Transactions.read(table.fileSystem(), after).map(Transactions::operationName);
+        if (operation.isPresent() && NO_ROW_CHANGES.contains(operation.get())) {
+            return;
+        }
+        boolean inPlaceUpdate = operation.equals(Optional.of("update"));
+        Map<Long, DataFragment> fragmentsBefore = byId(before.manifest().getFragmentsList());
+        Map<Long, DataFragment> fragmentsAfter = byId(after.manifest().getFragmentsList());
+        long version = after.version();
+        long commitMillis = RefResolver.commitTime(after).toEpochMilli();
+        VersionChanges changes = VersionChanges.between(before.manifest(), after.manifest());
+        Set<Long> rewritten = new HashSet<>();
+        if (inPlaceUpdate) {
+            for (VersionChanges.Change change : changes.changes()) {
+                if (change instanceof VersionChanges.DataFilesChanged files) {
+                    rewritten.add(files.fragmentId());
+                }
+            }
+        }
+        for (VersionChanges.Change change : changes.changes()) {
+            switch (change) {
+                case VersionChanges.FragmentRemoved removed -> {
+                    if (removed.liveRows() > 0) {
+                        LanceSplit rows = LanceSplitManager.fragmentSplit(tableName, before, fragmentsBefore.get(removed.fragmentId()));
+                        splits.add(new LanceChangeSplit(rows, ChangeType.DELETE, version, commitMillis));
+                    }
+                }
+                case VersionChanges.FragmentAdded added -> {
+                    if (added.physicalRows() > added.deletedRows()) {
+                        LanceSplit rows = LanceSplitManager.fragmentSplit(tableName, after, fragmentsAfter.get(added.fragmentId()));
+                        splits.add(new LanceChangeSplit(rows, ChangeType.INSERT, version, commitMillis));
+                    }
+                }
+                case VersionChanges.DeletionsChanged deletions -> {
+                    if (rewritten.contains(deletions.fragmentId())) {
+                        break;
+                    }
+                    DataFragment old = fragmentsBefore.get(deletions.fragmentId());
+                    DataFragment now = fragmentsAfter.get(deletions.fragmentId());
+                    // rows deleted now and not before, read as they were before
+                    FilePaths.deletionFile(after, now).filter(_ -> deletions.deletedAfter() > 0).ifPresent(deletionFile -> splits.add(new LanceChangeSplit(
+                            LanceSplitManager.fragmentSplit(tableName, before, old).selectingRowsDeletedBy(deletionFile), ChangeType.DELETE, version, commitMillis)));
+                    // rows deleted before and not now (a restore)
+                    FilePaths.deletionFile(before, old).filter(_ -> deletions.deletedAfter() < deletions.deletedBefore()).ifPresent(deletionFile -> splits.add(new LanceChangeSplit(
+                            LanceSplitManager.fragmentSplit(tableName, after, now).selectingRowsDeletedBy(deletionFile), ChangeType.INSERT, version, commitMillis)));
+                }
+                case VersionChanges.DataFilesChanged files -> {
+                    if (inPlaceUpdate) {
+                        splits.add(new LanceChangeSplit(LanceSplitManager.fragmentSplit(tableName, before, fragmentsBefore.get(files.fragmentId())), ChangeType.DELETE, version, commitMillis));
+                        splits.add(new LanceChangeSplit(LanceSplitManager.fragmentSplit(tableName, after, fragmentsAfter.get(files.fragmentId())), ChangeType.INSERT, version, commitMillis));
+                    }
+                }
+                default -> {
+                    // schema, config and metadata changes change no row
+                }
+            }
+        }
+    }
+
+    private static Map<Long, DataFragment> byId(List<DataFragment> fragments)
+    {
+        Map<Long, DataFragment> byId = new TreeMap<>();
+        for (DataFragment fragment : fragments) {
+            byId.put(fragment.getId(), fragment);
+        }
+        return byId;
+    }
+}
