@@ -1,6 +1,7 @@
 package io.lancetrino.tests;
 
 import io.lancetrino.tests.fixtures.TemporaryWarehouses;
+import io.lancetrino.tests.server.DemoWarehouse;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
@@ -33,6 +34,9 @@ final class TestLanceTableChanges
     {
         Path warehouse = TemporaryWarehouses.create("lance-table-changes");
         Files.createDirectories(warehouse.resolve("lab"));
+        // versions the Lance SDK wrote: main v1 empty, v2 1,000 trips (tag baseline), v3 +500, v4 deletes fares under 5,
+        // v5 +250; branch experiment from v3 with 100 more
+        DemoWarehouse.create(warehouse);
         return LanceQueryRunner.builder(warehouse).withSchema("lab").build();
     }
 
@@ -88,6 +92,31 @@ final class TestLanceTableChanges
         assertQuery("SELECT DISTINCT c._change_version, c._change_timestamp = v.committed_at FROM TABLE(lance.system.table_changes('lab', 'evts', %s)) c JOIN \"evts$versions\" v ON v.version = c._change_version".formatted(created),
                 "VALUES (%s, true), (%s, true), (%s, true)".formatted(inserted, deleted, updated));
         assertQuery("SELECT count(*) FROM TABLE(lance.system.table_changes('lab', 'evts', %s)) WHERE _change_type = 'delete'".formatted(created), "VALUES 2");
+
+        // MERGE: updated rows are deleted and inserted, new rows inserted, deleted rows deleted
+        assertUpdate("MERGE INTO evts t USING (VALUES (1, 'm'), (3, NULL), (4, 'new')) s(id, v) ON t.id = s.id "
+                + "WHEN MATCHED AND s.v IS NULL THEN DELETE WHEN MATCHED THEN UPDATE SET v = s.v WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)", 3);
+        long merged = head("evts");
+        assertThat(changeRows("evts", "id, v", "start_version => " + updated)).containsExactly(
+                "1|a|delete|" + merged,
+                "1|m|insert|" + merged,
+                "3|b|delete|" + merged,
+                "4|new|insert|" + merged);
+    }
+
+    @Test
+    void testVersionsTheLanceSdkWrote()
+    {
+        long deletedByV4 = (long) computeScalar("SELECT count(*) FROM demo.trips FOR VERSION AS OF 3 WHERE fare < 5");
+        assertThat(deletedByV4).isPositive();
+        assertQuery("SELECT _change_type, _change_version, count(*) FROM TABLE(lance.system.table_changes('demo', 'trips', 2, 5)) GROUP BY 1, 2",
+                "VALUES ('insert', 3, 500), ('delete', 4, %s), ('insert', 5, 250)".formatted(deletedByV4));
+        assertThat(query("SELECT trip_id, fare FROM TABLE(lance.system.table_changes('demo', 'trips', 3, 4)) WHERE _change_type = 'delete'"))
+                .matches("SELECT trip_id, fare FROM demo.trips FOR VERSION AS OF 3 WHERE fare < 5");
+        assertThat(query("SELECT * FROM TABLE(lance.system.table_changes('demo', 'trips', 4, 5))"))
+                .matches("SELECT t.*, CAST('insert' AS varchar), BIGINT '5', v.committed_at FROM demo.trips t, demo.\"trips$versions\" v WHERE v.version = 5 EXCEPT SELECT t.*, CAST('insert' AS varchar), BIGINT '5', v.committed_at FROM demo.trips FOR VERSION AS OF 4 t, demo.\"trips$versions\" v WHERE v.version = 5");
+        assertQuery("SELECT _change_type, _change_version, count(*) FROM TABLE(lance.system.table_changes(schema_name => 'demo', table_name => 'trips', start_ref => 'baseline', end_ref => 'experiment')) GROUP BY 1, 2",
+                "VALUES ('insert', 3, 500), ('insert', 4, 100)");
     }
 
     @Test
@@ -198,9 +227,9 @@ final class TestLanceTableChanges
         Map<Long, String> rows = new HashMap<>();
         model.put(head(table), Map.copyOf(rows));
         long nextId = 0;
+        long before = head(table);
         for (int statement = 0; statement < statements; statement++) {
             int kind = rows.isEmpty() ? 0 : random.nextInt(4);
-            long before = head(table);
             switch (kind) {
                 case 0 -> {
                     int count = 1 + random.nextInt(6);
@@ -240,6 +269,7 @@ final class TestLanceTableChanges
             }
             assertThat(after).isEqualTo(before + 1);
             model.put(after, Map.copyOf(rows));
+            before = after;
         }
         List<Long> versions = new ArrayList<>(model.keySet());
         for (int pair = 0; pair < Math.max(6, statements / 2); pair++) {
