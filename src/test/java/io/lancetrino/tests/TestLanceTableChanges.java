@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Test;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -149,6 +150,21 @@ final class TestLanceTableChanges
     }
 
     @Test
+    void testReplacedTableReadsReusedFieldIdsAsNull()
+    {
+        assertUpdate("CREATE TABLE replaced (id bigint, v varchar)");
+        assertUpdate("INSERT INTO replaced VALUES (1, 'a')", 1);
+        long inserted = head("replaced");
+        // the new schema reuses field ids 0 and 1 for columns of other types
+        assertUpdate("CREATE OR REPLACE TABLE replaced (name varchar, id bigint)");
+        long replacedVersion = head("replaced");
+        assertUpdate("INSERT INTO replaced VALUES ('x', 7)", 1);
+        long insertedAgain = head("replaced");
+        assertThat(changeRows("replaced", "name, id", "start_version => " + inserted))
+                .containsExactly("null|null|delete|" + replacedVersion, "x|7|insert|" + insertedAgain);
+    }
+
+    @Test
     void testBranchLineageAndTags()
     {
         assertUpdate("CREATE TABLE lined (id bigint, v varchar)");
@@ -190,6 +206,7 @@ final class TestLanceTableChanges
         long head = head("wrong");
         assertQueryFails(changes("missing", "start_version => 1"), ".*Table 'lab.missing' (does not exist|not found).*");
         assertQueryFails(changes("wrong", "start_version => 99"), ".*start version 99 is after end main version %s.*".formatted(head));
+        assertQueryFails(changes("wrong", "start_version => 0"), ".*Table lab.wrong has no version 0 on main; versions are 1 to %s.*".formatted(head));
         assertQueryFails(changes("wrong", "start_version => 1, end_version => 99"), ".*Table lab.wrong has no version 99 on main.*");
         assertQueryFails(changes("wrong", "start_ref => 'nope'"), ".*Table lab.wrong has no tag or branch 'nope'.*");
         assertQueryFails(changes("wrong", "start_version => 1, end_ref => 'branch:nope'"), ".*Table lab.wrong has no branch 'nope'.*");
@@ -211,7 +228,7 @@ final class TestLanceTableChanges
         for (int iteration = 0; iteration < iterations; iteration++) {
             long seed = baseSeed + iteration;
             try {
-                randomHistory("model_" + iteration + "_" + Long.toUnsignedString(seed, 36), new Random(seed), iterations > 1 ? 30 : 10);
+                randomHistory("model_" + iteration + "_" + Long.toUnsignedString(seed, 36), new Random(seed), iterations > 1 ? 30 : 8);
             }
             catch (AssertionError | RuntimeException e) {
                 throw new AssertionError("table_changes differs from the model with seed %s (-Dlance.changes.seed=%s)".formatted(seed, seed), e);
@@ -228,8 +245,14 @@ final class TestLanceTableChanges
         model.put(head(table), Map.copyOf(rows));
         long nextId = 0;
         long before = head(table);
+        // after a first INSERT, every kind of statement once in random order, then random ones
+        List<Integer> firstKinds = new ArrayList<>(List.of(0, 1, 2, 3));
+        Collections.shuffle(firstKinds, random);
         for (int statement = 0; statement < statements; statement++) {
-            int kind = rows.isEmpty() ? 0 : random.nextInt(4);
+            int kind = statement == 0 ? 0 : statement <= firstKinds.size() ? firstKinds.get(statement - 1) : random.nextInt(4);
+            if (rows.isEmpty()) {
+                kind = 0;
+            }
             switch (kind) {
                 case 0 -> {
                     int count = 1 + random.nextInt(6);
@@ -272,9 +295,10 @@ final class TestLanceTableChanges
             before = after;
         }
         List<Long> versions = new ArrayList<>(model.keySet());
-        for (int pair = 0; pair < Math.max(6, statements / 2); pair++) {
-            long start = versions.get(random.nextInt(versions.size()));
-            long end = versions.get(random.nextInt(versions.size()));
+        for (int pair = 0; pair < Math.max(4, statements / 2); pair++) {
+            // the whole history first, then random pairs
+            long start = pair == 0 ? versions.getFirst() : versions.get(random.nextInt(versions.size()));
+            long end = pair == 0 ? versions.getLast() : versions.get(random.nextInt(versions.size()));
             if (start > end) {
                 long swap = start;
                 start = end;

@@ -94,7 +94,10 @@ public final class LancePageSourceProvider
             }
             else {
                 dataChannel[column] = dataColumns.size();
-                dataColumns.add(handleOfColumn);
+                // no file holds a column without field ids: it reads NULL
+                dataColumns.add(split.nullFieldIds().contains(handleOfColumn.fieldId())
+                        ? new LanceColumnHandle(handleOfColumn.name(), handleOfColumn.fieldId(), List.of(), handleOfColumn.type(), handleOfColumn.nullable())
+                        : handleOfColumn);
             }
         }
         LanceSplit rows = split.rows();

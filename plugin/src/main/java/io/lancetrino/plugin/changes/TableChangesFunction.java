@@ -159,6 +159,15 @@ public final class TableChangesFunction
         Optional<List<TableSnapshot>> lineage = TableChanges.lineage(table, end, snapshot -> start
                 .map(wanted -> wanted.version() == snapshot.version() && wanted.branch().equals(snapshot.branch()))
                 .orElseGet(() -> snapshot.version() == startNumber.getAsLong()));
+        if (lineage.isEmpty() && start.isEmpty() && table.manifestLocation(end.branch(), startNumber.getAsLong()).isEmpty()) {
+            // a version number that does not exist: the resolver's error names the versions that do
+            if (end.branch().isEmpty()) {
+                resolver.mainVersion(startNumber.getAsLong());
+            }
+            else {
+                resolver.resolve(end.branch().get() + "@" + startNumber.getAsLong());
+            }
+        }
         if (lineage.isEmpty()) {
             throw new TrinoException(INVALID_FUNCTION_ARGUMENT, "table_changes of table %s: start %s is not an ancestor of end %s (or a version between them was cleaned up)"
                     .formatted(name, startName, end.describe()));

@@ -1,7 +1,10 @@
 package io.lancetrino.split.changes;
 
+import com.google.common.collect.ImmutableList;
 import io.lancetrino.split.LanceSplit;
 import io.trino.spi.connector.ConnectorSplit;
+
+import java.util.List;
 
 import static java.util.Objects.requireNonNull;
 
@@ -10,8 +13,10 @@ import static java.util.Objects.requireNonNull;
  * before it (deletes), and the values of the change columns every row of it gets.
  *
  * @param commitMillis the version's commit time, milliseconds since the epoch
+ * @param nullFieldIds the field ids of columns the rows' version stores with another type or shape than the end
+ * version (a field id reused by {@code CREATE OR REPLACE TABLE}): read as NULL rather than decoded as the end's type
  */
-public record LanceChangeSplit(LanceSplit rows, ChangeType changeType, long version, long commitMillis)
+public record LanceChangeSplit(LanceSplit rows, ChangeType changeType, long version, long commitMillis, List<Integer> nullFieldIds)
         implements ConnectorSplit
 {
     public enum ChangeType
@@ -36,6 +41,7 @@ public record LanceChangeSplit(LanceSplit rows, ChangeType changeType, long vers
     {
         requireNonNull(rows, "rows is null");
         requireNonNull(changeType, "changeType is null");
+        nullFieldIds = ImmutableList.copyOf(nullFieldIds);
     }
 
     @Override

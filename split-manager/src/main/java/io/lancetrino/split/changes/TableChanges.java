@@ -11,6 +11,7 @@ import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.proto.Transaction;
 import io.lancetrino.metadata.refs.BranchRef;
 import io.lancetrino.metadata.refs.RefResolver;
+import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.split.LanceSplit;
 import io.lancetrino.split.LanceSplitManager;
@@ -130,16 +131,17 @@ public final class TableChanges
     {
         ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
         List<VersionRef> versions = handle.versions();
+        TableSnapshot end = table.snapshot(handle.end().branch(), handle.end().version());
         TableSnapshot before = table.snapshot(versions.getFirst().branch(), versions.getFirst().version());
         for (VersionRef ref : versions.subList(1, versions.size())) {
             TableSnapshot after = table.snapshot(ref.branch(), ref.version());
-            planVersion(tableName, table, before, after, splits);
+            planVersion(tableName, table, end, handle.columns(), before, after, splits);
             before = after;
         }
         return splits.build();
     }
 
-    private static void planVersion(String tableName, LanceTable table, TableSnapshot before, TableSnapshot after, ImmutableList.Builder<ConnectorSplit> splits)
+    private static void planVersion(String tableName, LanceTable table, TableSnapshot end, List<LanceColumnHandle> columns, TableSnapshot before, TableSnapshot after, ImmutableList.Builder<ConnectorSplit> splits)
     {
         Optional<String> operation = Transactions.read(table.fileSystem(), after).map(Transactions::operationName);
         if (operation.isPresent() && NO_ROW_CHANGES.contains(operation.get())) {
@@ -150,6 +152,8 @@ public final class TableChanges
         Map<Long, DataFragment> fragmentsAfter = byId(after.manifest().getFragmentsList());
         long version = after.version();
         long commitMillis = RefResolver.commitTime(after).toEpochMilli();
+        List<Integer> nullBefore = differentColumns(columns, before, end);
+        List<Integer> nullAfter = differentColumns(columns, after, end);
         VersionChanges changes = VersionChanges.between(before.manifest(), after.manifest());
         Set<Long> rewritten = new HashSet<>();
         if (inPlaceUpdate) {
@@ -164,13 +168,13 @@ public final class TableChanges
                 case VersionChanges.FragmentRemoved removed -> {
                     if (removed.liveRows() > 0) {
                         LanceSplit rows = LanceSplitManager.fragmentSplit(tableName, before, fragmentsBefore.get(removed.fragmentId()));
-                        splits.add(new LanceChangeSplit(rows, ChangeType.DELETE, version, commitMillis));
+                        splits.add(new LanceChangeSplit(rows, ChangeType.DELETE, version, commitMillis, nullBefore));
                     }
                 }
                 case VersionChanges.FragmentAdded added -> {
                     if (added.physicalRows() > added.deletedRows()) {
                         LanceSplit rows = LanceSplitManager.fragmentSplit(tableName, after, fragmentsAfter.get(added.fragmentId()));
-                        splits.add(new LanceChangeSplit(rows, ChangeType.INSERT, version, commitMillis));
+                        splits.add(new LanceChangeSplit(rows, ChangeType.INSERT, version, commitMillis, nullAfter));
                     }
                 }
                 case VersionChanges.DeletionsChanged deletions -> {
@@ -181,15 +185,15 @@ public final class TableChanges
                     DataFragment now = fragmentsAfter.get(deletions.fragmentId());
                     // rows deleted now and not before, read as they were before
                     FilePaths.deletionFile(after, now).filter(_ -> deletions.deletedAfter() > 0).ifPresent(deletionFile -> splits.add(new LanceChangeSplit(
-                            LanceSplitManager.fragmentSplit(tableName, before, old).selectingRowsDeletedBy(deletionFile), ChangeType.DELETE, version, commitMillis)));
+                            LanceSplitManager.fragmentSplit(tableName, before, old).selectingRowsDeletedBy(deletionFile), ChangeType.DELETE, version, commitMillis, nullBefore)));
                     // rows deleted before and not now (a restore)
                     FilePaths.deletionFile(before, old).filter(_ -> deletions.deletedAfter() < deletions.deletedBefore()).ifPresent(deletionFile -> splits.add(new LanceChangeSplit(
-                            LanceSplitManager.fragmentSplit(tableName, after, now).selectingRowsDeletedBy(deletionFile), ChangeType.INSERT, version, commitMillis)));
+                            LanceSplitManager.fragmentSplit(tableName, after, now).selectingRowsDeletedBy(deletionFile), ChangeType.INSERT, version, commitMillis, nullAfter)));
                 }
                 case VersionChanges.DataFilesChanged files -> {
                     if (inPlaceUpdate) {
-                        splits.add(new LanceChangeSplit(LanceSplitManager.fragmentSplit(tableName, before, fragmentsBefore.get(files.fragmentId())), ChangeType.DELETE, version, commitMillis));
-                        splits.add(new LanceChangeSplit(LanceSplitManager.fragmentSplit(tableName, after, fragmentsAfter.get(files.fragmentId())), ChangeType.INSERT, version, commitMillis));
+                        splits.add(new LanceChangeSplit(LanceSplitManager.fragmentSplit(tableName, before, fragmentsBefore.get(files.fragmentId())), ChangeType.DELETE, version, commitMillis, nullBefore));
+                        splits.add(new LanceChangeSplit(LanceSplitManager.fragmentSplit(tableName, after, fragmentsAfter.get(files.fragmentId())), ChangeType.INSERT, version, commitMillis, nullAfter));
                     }
                 }
                 default -> {
@@ -197,6 +201,35 @@ public final class TableChanges
                 }
             }
         }
+    }
+
+    /**
+     * The columns of the end version that the snapshot stores under the same field id with another type or shape.
+     */
+    private static List<Integer> differentColumns(List<LanceColumnHandle> columns, TableSnapshot snapshot, TableSnapshot end)
+    {
+        ImmutableList.Builder<Integer> different = ImmutableList.builder();
+        for (LanceColumnHandle column : columns) {
+            Optional<LanceField> stored = snapshot.schema().field(column.fieldId());
+            Optional<LanceField> wanted = end.schema().field(column.fieldId());
+            if (stored.isPresent() && wanted.isPresent() && !sameShape(stored.get(), wanted.get())) {
+                different.add(column.fieldId());
+            }
+        }
+        return different.build();
+    }
+
+    private static boolean sameShape(LanceField stored, LanceField wanted)
+    {
+        if (stored.id() != wanted.id() || !stored.logicalType().equals(wanted.logicalType()) || stored.children().size() != wanted.children().size()) {
+            return false;
+        }
+        for (int child = 0; child < stored.children().size(); child++) {
+            if (!sameShape(stored.children().get(child), wanted.children().get(child))) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static Map<Long, DataFragment> byId(List<DataFragment> fragments)
