@@ -42,6 +42,9 @@ final class TestLanceRefAccessControl
               ],
               "procedures": [
                 {"user": ".*", "catalog": "lance", "schema": "system", "procedure": ".*", "privileges": ["EXECUTE"]}
+              ],
+              "functions": [
+                {"user": ".*", "catalog": "lance", "schema": "system", "function": "table_changes", "privileges": ["EXECUTE"]}
               ]
             }
             """;
@@ -110,6 +113,21 @@ final class TestLanceRefAccessControl
         computeActual(owner, "ALTER TABLE prod.t EXECUTE merge_branch(source => 'review')");
         assertQuery(experimenter, "SELECT count(*) FROM prod.t", "VALUES 11");
         assertUpdate(owner, "CALL lance.system.drop_branch('prod', 't', 'review')");
+    }
+
+    /**
+     * Running the function needs the rule for it (the file-based access control denies functions no rule names);
+     * reading the changes needs SELECT on the table, as reading any version does.
+     */
+    @Test
+    void testTableChangesNeedSelect()
+    {
+        Session owner = as("owner");
+        assertUpdate(owner, "CREATE TABLE prod.changed (id bigint)");
+        assertUpdate(owner, "INSERT INTO prod.changed VALUES 1, 2", 2);
+        String changes = "SELECT id, _change_type FROM TABLE(lance.system.table_changes('prod', 'changed', 1))";
+        assertQuery(as("experimenter"), changes, "VALUES (1, 'insert'), (2, 'insert')");
+        assertQueryFails(as("outsider"), changes, ".*Access Denied: Cannot select from table lance.prod.changed.*");
     }
 
     @Test
