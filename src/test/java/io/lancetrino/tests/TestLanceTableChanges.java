@@ -1,11 +1,14 @@
 package io.lancetrino.tests;
 
+import io.lancetrino.metadata.ArrowAllocators;
 import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.lancetrino.tests.server.DemoWarehouse;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
+import org.apache.arrow.memory.BufferAllocator;
 import org.junit.jupiter.api.Test;
+import org.lance.Dataset;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +21,7 @@ import java.util.Random;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 
+import static io.lancetrino.tests.TestLanceErrors.copyDirectory;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -37,7 +41,15 @@ final class TestLanceTableChanges
         Files.createDirectories(warehouse.resolve("lab"));
         // versions the Lance SDK wrote: main v1 empty, v2 1,000 trips (tag baseline), v3 +500, v4 deletes fares under 5,
         // v5 +250; branch experiment from v3 with 100 more
-        DemoWarehouse.create(warehouse);
+        Path trips = DemoWarehouse.create(warehouse);
+        // and a copy the Lance SDK restored to version 3 in a version 6
+        Path restored = warehouse.resolve("demo").resolve("restored.lance");
+        copyDirectory(trips, restored);
+        try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE);
+                Dataset dataset = Dataset.open(restored.toAbsolutePath().toString(), allocator);
+                Dataset version3 = dataset.checkoutVersion(3)) {
+            version3.restore();
+        }
         return LanceQueryRunner.builder(warehouse).withSchema("lab").build();
     }
 
@@ -103,6 +115,21 @@ final class TestLanceTableChanges
                 "1|m|insert|" + merged,
                 "3|b|delete|" + merged,
                 "4|new|insert|" + merged);
+    }
+
+    /**
+     * A restore brings back the rows deletions removed (their deletion vector goes) and removes the fragments added
+     * since.
+     */
+    @Test
+    void testRestoreTheLanceSdkWrote()
+    {
+        assertQuery("SELECT max(version), max_by(operation, version) FROM demo.\"restored$versions\"", "VALUES (6, 'restore')");
+        assertThat(query("SELECT trip_id, fare FROM TABLE(lance.system.table_changes('demo', 'restored', 5, 6)) WHERE _change_type = 'insert'"))
+                .matches("SELECT trip_id, fare FROM demo.trips FOR VERSION AS OF 3 WHERE fare < 5");
+        assertThat(query("SELECT trip_id, fare FROM TABLE(lance.system.table_changes('demo', 'restored', 5, 6)) WHERE _change_type = 'delete'"))
+                .matches("SELECT trip_id, fare FROM demo.trips FOR VERSION AS OF 5 EXCEPT SELECT trip_id, fare FROM demo.trips FOR VERSION AS OF 4");
+        assertQuery("SELECT count(*) FROM TABLE(lance.system.table_changes('demo', 'restored', 5, 6)) WHERE _change_version <> 6", "VALUES 0");
     }
 
     @Test
