@@ -148,6 +148,17 @@ final class TestLanceTableChanges
     }
 
     @Test
+    void testStartBeforeTheFirstVersion()
+    {
+        assertUpdate("CREATE TABLE created AS SELECT * FROM (VALUES (1, 'x'), (2, 'y')) t(id, v)", 2);
+        assertThat(head("created")).isEqualTo(1);
+        // version 0 is the empty table before version 1
+        assertThat(changeRows("created", "id, v", "start_version => 0")).containsExactly("1|x|insert|1", "2|y|insert|1");
+        assertThat(changeRows("created", "id, v", "start_ref => '0', end_version => 1")).containsExactly("1|x|insert|1", "2|y|insert|1");
+        assertThat(changeRows("created", "id, v", "start_version => 1")).isEmpty();
+    }
+
+    @Test
     void testOptimizeAndSchemaChangesChangeNoRows()
     {
         assertUpdate("CREATE TABLE compacted (id bigint, v varchar)");
@@ -233,7 +244,7 @@ final class TestLanceTableChanges
         long head = head("wrong");
         assertQueryFails(changes("missing", "start_version => 1"), ".*Table 'lab.missing' (does not exist|not found).*");
         assertQueryFails(changes("wrong", "start_version => 99"), ".*start version 99 is after end main version %s.*".formatted(head));
-        assertQueryFails(changes("wrong", "start_version => 0"), ".*Table lab.wrong has no version 0 on main; versions are 1 to %s.*".formatted(head));
+        assertQueryFails(changes("wrong", "start_version => -1"), ".*Table lab.wrong has no version -1 on main; versions are 1 to %s.*".formatted(head));
         assertQueryFails(changes("wrong", "start_version => 1, end_version => 99"), ".*Table lab.wrong has no version 99 on main.*");
         assertQueryFails(changes("wrong", "start_ref => 'nope'"), ".*Table lab.wrong has no tag or branch 'nope'.*");
         assertQueryFails(changes("wrong", "start_version => 1, end_ref => 'branch:nope'"), ".*Table lab.wrong has no branch 'nope'.*");
@@ -269,6 +280,8 @@ final class TestLanceTableChanges
         // version -> id -> "v|tag"
         TreeMap<Long, Map<Long, String>> model = new TreeMap<>();
         Map<Long, String> rows = new HashMap<>();
+        // version 0: the empty table before version 1
+        model.put(0L, Map.of());
         model.put(head(table), Map.copyOf(rows));
         long nextId = 0;
         long before = head(table);

@@ -50,7 +50,7 @@ import static java.util.Objects.requireNonNull;
  * line, else the line's head; the line is the end ref's branch, else the branch {@code start_ref} points into, else
  * main. The versions walked are the end's lineage: the previous version of the same branch, and from a branch's first
  * version the version it was created from. The start ({@code start_ref}, or the version numbered {@code start_version}
- * on that lineage) must lie on it. The columns are the end version's; rows of older versions read a column they lack
+ * on that lineage, 0 for the empty table before main's version 1) must lie on it. The columns are the end version's; rows of older versions read a column they lack
  * as NULL. See {@link TableChanges} for how rows are derived from the manifests.
  */
 public final class TableChangesFunction
@@ -156,10 +156,12 @@ public final class TableChangesFunction
         if (startVersionNumber > end.version()) {
             throw new TrinoException(INVALID_FUNCTION_ARGUMENT, "table_changes of table %s: start %s is after end %s".formatted(name, startName, end.describe()));
         }
+        boolean beforeFirst = start.isEmpty() && startNumber.getAsLong() == TableChanges.BEFORE_FIRST_VERSION;
         Optional<List<TableSnapshot>> lineage = TableChanges.lineage(table, end, snapshot -> start
                 .map(wanted -> wanted.version() == snapshot.version() && wanted.branch().equals(snapshot.branch()))
-                .orElseGet(() -> snapshot.version() == startNumber.getAsLong()));
-        if (lineage.isEmpty() && start.isEmpty() && table.manifestLocation(end.branch(), startNumber.getAsLong()).isEmpty()) {
+                // version 0 is the empty table before main's version 1
+                .orElseGet(() -> beforeFirst ? snapshot.branch().isEmpty() && snapshot.version() == 1 : snapshot.version() == startNumber.getAsLong()));
+        if (lineage.isEmpty() && start.isEmpty() && !beforeFirst && table.manifestLocation(end.branch(), startNumber.getAsLong()).isEmpty()) {
             // a version number that does not exist: the resolver's error names the versions that do
             if (end.branch().isEmpty()) {
                 resolver.mainVersion(startNumber.getAsLong());
@@ -176,11 +178,12 @@ public final class TableChangesFunction
                 .addAll(catalog.columns(name, end))
                 .addAll(TableChanges.changeColumns())
                 .build();
-        return new LanceTableChangesHandle(
-                name,
-                table.root(),
-                lineage.get().stream().map(VersionRef::of).collect(toImmutableList()),
-                columns);
+        ImmutableList.Builder<VersionRef> versions = ImmutableList.builder();
+        if (beforeFirst) {
+            versions.add(new VersionRef(Optional.empty(), TableChanges.BEFORE_FIRST_VERSION));
+        }
+        versions.addAll(lineage.get().stream().map(VersionRef::of).iterator());
+        return new LanceTableChangesHandle(name, table.root(), versions.build(), columns);
     }
 
     private static Optional<Long> versionNumber(LanceTable table, String ref)

@@ -8,6 +8,7 @@ import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.Transactions;
 import io.lancetrino.metadata.VersionChanges;
 import io.lancetrino.metadata.proto.DataFragment;
+import io.lancetrino.metadata.proto.Manifest;
 import io.lancetrino.metadata.proto.Transaction;
 import io.lancetrino.metadata.refs.BranchRef;
 import io.lancetrino.metadata.refs.RefResolver;
@@ -123,6 +124,11 @@ public final class TableChanges
     }
 
     /**
+     * The start version 0 of main: the empty table before version 1, so that version 1's rows are inserts.
+     */
+    public static final long BEFORE_FIRST_VERSION = 0;
+
+    /**
      * One split per fragment change of each version after the start.
      *
      * @param tableName how splits name the table in errors
@@ -132,29 +138,36 @@ public final class TableChanges
         ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
         List<VersionRef> versions = handle.versions();
         TableSnapshot end = table.snapshot(handle.end().branch(), handle.end().version());
-        TableSnapshot before = table.snapshot(versions.getFirst().branch(), versions.getFirst().version());
+        VersionRef start = versions.getFirst();
+        Optional<TableSnapshot> before = start.version() == BEFORE_FIRST_VERSION ? Optional.empty() : Optional.of(table.snapshot(start.branch(), start.version()));
         for (VersionRef ref : versions.subList(1, versions.size())) {
             TableSnapshot after = table.snapshot(ref.branch(), ref.version());
             planVersion(tableName, table, end, handle.columns(), before, after, splits);
-            before = after;
+            before = Optional.of(after);
         }
         return splits.build();
     }
 
-    private static void planVersion(String tableName, LanceTable table, TableSnapshot end, List<LanceColumnHandle> columns, TableSnapshot before, TableSnapshot after, ImmutableList.Builder<ConnectorSplit> splits)
+    /**
+     * @param previous the version before, empty for the empty table before version 1
+     */
+    private static void planVersion(String tableName, LanceTable table, TableSnapshot end, List<LanceColumnHandle> columns, Optional<TableSnapshot> previous, TableSnapshot after, ImmutableList.Builder<ConnectorSplit> splits)
     {
+        Manifest beforeManifest = previous.map(TableSnapshot::manifest).orElse(Manifest.getDefaultInstance());
         Optional<String> operation = Transactions.read(table.fileSystem(), after).map(Transactions::operationName);
         if (operation.isPresent() && NO_ROW_CHANGES.contains(operation.get())) {
             return;
         }
         boolean inPlaceUpdate = operation.equals(Optional.of("update"));
-        Map<Long, DataFragment> fragmentsBefore = byId(before.manifest().getFragmentsList());
+        Map<Long, DataFragment> fragmentsBefore = byId(beforeManifest.getFragmentsList());
         Map<Long, DataFragment> fragmentsAfter = byId(after.manifest().getFragmentsList());
         long version = after.version();
         long commitMillis = RefResolver.commitTime(after).toEpochMilli();
-        List<Integer> nullBefore = differentColumns(columns, before, end);
+        List<Integer> nullBefore = previous.map(before -> differentColumns(columns, before, end)).orElse(List.of());
         List<Integer> nullAfter = differentColumns(columns, after, end);
-        VersionChanges changes = VersionChanges.between(before.manifest(), after.manifest());
+        VersionChanges changes = VersionChanges.between(beforeManifest, after.manifest());
+        // only an empty table has no version before, and nothing is removed from it
+        TableSnapshot before = previous.orElse(after);
         Set<Long> rewritten = new HashSet<>();
         if (inPlaceUpdate) {
             for (VersionChanges.Change change : changes.changes()) {
