@@ -252,6 +252,8 @@ final class TestLanceTableChanges
         assertQueryFails(changes("wrong", "end_version => 1"), ".*give exactly one of start_version and start_ref.*");
         assertQueryFails(changes("wrong", "start_version => 1, start_ref => 'main'"), ".*give exactly one of start_version and start_ref.*");
         assertQueryFails(changes("wrong", "start_version => 1, end_version => 1, end_ref => 'main'"), ".*give at most one of end_version and end_ref.*");
+        assertUpdate("CREATE TABLE clash (id bigint, _change_type varchar)");
+        assertQueryFails(changes("clash", "start_version => 0"), ".*table_changes of table lab.clash: its column _change_type has the name of a change column.*");
     }
 
     /**

@@ -36,6 +36,7 @@ import java.util.OptionalLong;
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.lancetrino.split.LanceErrorCode.LANCE_REF_NOT_FOUND;
 import static io.trino.spi.StandardErrorCode.INVALID_FUNCTION_ARGUMENT;
+import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.function.table.ReturnTypeSpecification.GenericTable.GENERIC_TABLE;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
@@ -174,8 +175,14 @@ public final class TableChangesFunction
             throw new TrinoException(INVALID_FUNCTION_ARGUMENT, "table_changes of table %s: start %s is not an ancestor of end %s (or a version between them was cleaned up)"
                     .formatted(name, startName, end.describe()));
         }
+        List<LanceColumnHandle> dataColumns = catalog.columns(name, end);
+        for (LanceColumnHandle column : dataColumns) {
+            if (TableChanges.changeColumns().stream().anyMatch(change -> change.name().equals(column.name()))) {
+                throw new TrinoException(NOT_SUPPORTED, "table_changes of table %s: its column %s has the name of a change column".formatted(name, column.name()));
+            }
+        }
         List<LanceColumnHandle> columns = ImmutableList.<LanceColumnHandle>builder()
-                .addAll(catalog.columns(name, end))
+                .addAll(dataColumns)
                 .addAll(TableChanges.changeColumns())
                 .build();
         ImmutableList.Builder<VersionRef> versions = ImmutableList.builder();
