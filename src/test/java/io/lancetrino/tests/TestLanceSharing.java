@@ -129,6 +129,18 @@ final class TestLanceSharing
     }
 
     @Test
+    void testTableChangesOfSharedTables()
+    {
+        String changes = "SELECT orderkey, totalprice, _change_type, _change_version FROM TABLE(%s.system.table_changes(schema_name => %s, table_name => 'orders', %s))";
+        // version 2 deleted, version 3 inserted; on dev, its own insert after version 2
+        assertThat(query(changes.formatted("partner", "'sales.tpch'", "start_version => 1, end_version => 3")))
+                .matches(changes.formatted("lance", "'owner'", "start_version => 1, end_version => 3"));
+        assertThat(query(changes.formatted("partner", "'sales.tpch'", "start_version => 1, end_ref => 'dev'")))
+                .matches(changes.formatted("lance", "'owner'", "start_version => 1, end_ref => 'dev'"));
+        assertThat(computeActual(changes.formatted("partner", "'sales.tpch'", "start_version => 1, end_version => 2")).getRowCount()).isPositive();
+    }
+
+    @Test
     void testShareLimitedToATag()
     {
         assertThat(query("SELECT * FROM " + SHARED + ".orders_release")).matches("SELECT * FROM lance.owner.orders FOR VERSION AS OF 'release'");
