@@ -148,10 +148,14 @@ public record BenchmarkReport(
             }
         });
         sharing.ifPresent(load -> {
-            out.append("\n| sharing load (%d recipients, own catalog and token each, %.0f s) | queries | queries/s | p50 s | p99 s | errors | wrong results |%n".formatted(load.recipients(), load.seconds()));
+            out.append("\n| sharing load (%d recipients at once, each its own catalog and token; orders: filtered sums, point lookups, a grouped count) | queries | queries/s | p50 s | p99 s | errors | wrong results |%n".formatted(load.shared().threads()));
             out.append("|---|---:|---:|---:|---:|---:|---:|\n");
-            out.append("| orders: filtered sums, point lookups, a grouped count | %,d | %.1f | %.3f | %.3f | %,d | %,d |%n".formatted(load.queries(), load.queriesPerSecond(), load.p50Seconds(), load.p99Seconds(), load.errors(), load.wrongResults()));
-            load.firstErrors().forEach(error -> out.append("\nError: ").append(error).append('\n'));
+            for (SharingLoad.Run run : List.of(load.shared(), load.local())) {
+                out.append("| %s (%.0f s) | %,d | %.1f | %.3f | %.3f | %,d | %,d |%n".formatted(run == load.shared() ? "recipient catalogs over the sharing server" : "the owner's catalog, same threads and queries",
+                        run.seconds(), run.queries(), run.queriesPerSecond(), run.p50Seconds(), run.p99Seconds(), run.errors(), run.wrongResults()));
+                run.firstErrors().forEach(error -> out.append("\nError: ").append(error).append('\n'));
+            }
+            out.append("\nEach recipient catalog ran one query before the load (its first, median %.3f s: it fetches the manifest, file footers and listings).%n".formatted(load.firstQuerySeconds()));
         });
         if (!notMeasured.isEmpty()) {
             out.append("\nNot measured yet: ").append(String.join("; ", notMeasured)).append('\n');

@@ -30,16 +30,25 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class SharingLoad
 {
     private static final int KEY_GROUPS = 16;
+    private static final String SHARED_SCHEMA = "bench.tpch";
 
     private SharingLoad() {}
 
     /**
-     * @param p99Seconds 99th percentile of query latency over all recipients
+     * @param shared the recipients, each through its own catalog, after each ran one query
+     * @param local the same threads and queries on the owner's catalog, for what sharing costs
+     * @param firstQuerySeconds median time of each recipient catalog's first query, run one after another before the
+     * load: it fetches the version's manifest, the file footers and the version and ref listings the first time
+     */
+    public record Result(Run shared, Run local, double firstQuerySeconds) {}
+
+    /**
+     * @param p99Seconds 99th percentile of query latency over all threads
      * @param firstErrors up to five error messages, for the report
      */
-    public record Result(int recipients, double seconds, long queries, double queriesPerSecond, double p50Seconds, double p99Seconds, long errors, long wrongResults, List<String> firstErrors)
+    public record Run(int threads, double seconds, long queries, double queriesPerSecond, double p50Seconds, double p99Seconds, long errors, long wrongResults, List<String> firstErrors)
     {
-        public Result
+        public Run
         {
             firstErrors = List.copyOf(firstErrors);
         }
@@ -71,11 +80,19 @@ public final class SharingLoad
             for (String query : queries) {
                 expected.put(query, runner.execute(owner, query).getMaterializedRows());
             }
-            return run(runner, catalogs, queries, expected, seconds);
+            List<Double> firstQueries = new ArrayList<>();
+            for (String catalog : catalogs) {
+                long start = System.nanoTime();
+                runner.execute(BenchmarkEnvironment.session(catalog, SHARED_SCHEMA), queries.getFirst());
+                firstQueries.add((System.nanoTime() - start) / 1e9);
+            }
+            Run local = run(runner, Collections.nCopies(catalogs.size(), "lance"), BenchmarkEnvironment.SCHEMA, queries, expected, seconds);
+            Run shared = run(runner, catalogs, SHARED_SCHEMA, queries, expected, seconds);
+            return new Result(shared, local, Measurements.median(firstQueries));
         }
     }
 
-    private static Result run(QueryRunner runner, List<String> catalogs, List<String> queries, Map<String, List<MaterializedRow>> expected, double seconds)
+    private static Run run(QueryRunner runner, List<String> catalogs, String schema, List<String> queries, Map<String, List<MaterializedRow>> expected, double seconds)
             throws InterruptedException
     {
         List<Long> latencies = Collections.synchronizedList(new ArrayList<>());
@@ -86,7 +103,7 @@ public final class SharingLoad
         long start = System.nanoTime();
         long deadline = start + (long) (seconds * 1e9);
         for (int i = 0; i < catalogs.size(); i++) {
-            Session session = BenchmarkEnvironment.session(catalogs.get(i), "bench.tpch");
+            Session session = BenchmarkEnvironment.session(catalogs.get(i), schema);
             int first = i;
             Thread.ofPlatform().name("recipient-" + i).start(() -> {
                 try {
@@ -117,9 +134,9 @@ public final class SharingLoad
         double elapsed = (System.nanoTime() - start) / 1e9;
         List<Long> sorted = new ArrayList<>(latencies);
         Collections.sort(sorted);
-        Result result = new Result(catalogs.size(), elapsed, sorted.size(), sorted.size() / elapsed, percentile(sorted, 0.50), percentile(sorted, 0.99), errors.get(), wrong.get(), ImmutableList.copyOf(errorMessages));
-        System.out.printf("sharing load: %d recipients, %.1f s, %d queries, %.1f queries/s, p50 %.3f s, p99 %.3f s, %d errors, %d wrong%n",
-                result.recipients(), result.seconds(), result.queries(), result.queriesPerSecond(), result.p50Seconds(), result.p99Seconds(), result.errors(), result.wrongResults());
+        Run result = new Run(catalogs.size(), elapsed, sorted.size(), sorted.size() / elapsed, percentile(sorted, 0.50), percentile(sorted, 0.99), errors.get(), wrong.get(), ImmutableList.copyOf(errorMessages));
+        System.out.printf("sharing load on %s...: %d threads, %.1f s, %d queries, %.1f queries/s, p50 %.3f s, p99 %.3f s, %d errors, %d wrong%n",
+                catalogs.getFirst(), result.threads(), result.seconds(), result.queries(), result.queriesPerSecond(), result.p50Seconds(), result.p99Seconds(), result.errors(), result.wrongResults());
         return result;
     }
 
