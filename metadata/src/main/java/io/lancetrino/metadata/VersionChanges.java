@@ -281,23 +281,36 @@ public record VersionChanges(List<Change> changes)
      */
     public static Optional<Manifest> previousManifest(LanceTable table, TableSnapshot snapshot)
     {
+        Optional<TableSnapshot> previous = previousSnapshot(table, snapshot);
+        if (previous.isPresent()) {
+            return Optional.of(previous.get().manifest());
+        }
+        return snapshot.branch().isEmpty() && snapshot.version() == 1 ? Optional.of(Manifest.getDefaultInstance()) : Optional.empty();
+    }
+
+    /**
+     * The version a version follows on its lineage: the previous version of its branch, or for the first version of a
+     * branch the parent version it was created from. Empty for version 1 of main and when that version no longer exists.
+     */
+    public static Optional<TableSnapshot> previousSnapshot(LanceTable table, TableSnapshot snapshot)
+    {
         Optional<String> branch = snapshot.branch();
         long version = snapshot.version();
         if (version > 1 && table.manifestLocation(branch, version - 1).isPresent()) {
-            return Optional.of(table.snapshot(branch, version - 1).manifest());
+            return Optional.of(table.snapshot(branch, version - 1));
         }
-        if (branch.isPresent()) {
-            Optional<BranchRef> ref = table.refs().getBranch(branch.get());
-            if (ref.isEmpty() || ref.get().parentVersion() != version) {
-                return Optional.empty();
-            }
-            Optional<String> parent = RefResolver.branch(ref.get().parentBranch());
-            if (table.manifestLocation(parent, version).isEmpty()) {
-                return Optional.empty();
-            }
-            return Optional.of(table.snapshot(parent, version).manifest());
+        if (branch.isEmpty()) {
+            return Optional.empty();
         }
-        return version == 1 ? Optional.of(Manifest.getDefaultInstance()) : Optional.empty();
+        Optional<BranchRef> ref = table.refs().getBranch(branch.get());
+        if (ref.isEmpty() || ref.get().parentVersion() != version) {
+            return Optional.empty();
+        }
+        Optional<String> parent = RefResolver.branch(ref.get().parentBranch());
+        if (table.manifestLocation(parent, version).isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(table.snapshot(parent, version));
     }
 
     public boolean isEmpty()

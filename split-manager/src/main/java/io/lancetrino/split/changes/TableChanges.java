@@ -10,7 +10,6 @@ import io.lancetrino.metadata.VersionChanges;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.proto.Manifest;
 import io.lancetrino.metadata.proto.Transaction;
-import io.lancetrino.metadata.refs.BranchRef;
 import io.lancetrino.metadata.refs.RefResolver;
 import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.split.LanceColumnHandle;
@@ -96,29 +95,7 @@ public final class TableChanges
             if (isStart.test(current.get())) {
                 return Optional.of(ImmutableList.copyOf(walked).reverse());
             }
-            current = previous(table, current.get());
-        }
-        return Optional.empty();
-    }
-
-    /**
-     * The version a version follows on its lineage, as {@link VersionChanges#previousManifest} finds its manifest.
-     */
-    static Optional<TableSnapshot> previous(LanceTable table, TableSnapshot snapshot)
-    {
-        Optional<String> branch = snapshot.branch();
-        long version = snapshot.version();
-        if (version > 1 && table.manifestLocation(branch, version - 1).isPresent()) {
-            return Optional.of(table.snapshot(branch, version - 1));
-        }
-        if (branch.isPresent()) {
-            Optional<BranchRef> ref = table.refs().getBranch(branch.get());
-            if (ref.isPresent() && ref.get().parentVersion() == version) {
-                Optional<String> parent = RefResolver.branch(ref.get().parentBranch());
-                if (table.manifestLocation(parent, version).isPresent()) {
-                    return Optional.of(table.snapshot(parent, version));
-                }
-            }
+            current = VersionChanges.previousSnapshot(table, current.get());
         }
         return Optional.empty();
     }
