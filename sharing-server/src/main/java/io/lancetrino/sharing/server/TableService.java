@@ -4,8 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.google.common.base.Throwables;
+import com.google.common.cache.Cache;
+import com.google.common.cache.CacheBuilder;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableSet;
+import com.google.common.util.concurrent.UncheckedExecutionException;
 import io.lancetrino.metadata.FeatureFlags;
 import io.lancetrino.metadata.FilePaths;
 import io.lancetrino.metadata.TableSnapshot;
@@ -35,6 +39,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
@@ -57,6 +62,7 @@ public final class TableService
     private final Tokens tokens;
     private final long urlLifetimeMillis;
     private final Clock clock;
+    private final Cache<SchemaIdKey, Long> schemaIds = CacheBuilder.newBuilder().maximumSize(10_000).build();
 
     public TableService(FileRegistry files, UrlSigner signer, long urlLifetimeSeconds, Clock clock)
     {
@@ -343,7 +349,7 @@ public final class TableService
                     DataFragment fragment = fragments.get(deletion.fragmentId());
                     Optional<String> location = fragment == null ? Optional.empty() : FilePaths.deletionFile(snapshot, fragment);
                     if (location.isPresent()) {
-                        item.set("deletionFile", file(table, location.get(), baseUrl, expires));
+                        item.set("deletionFile", file(table, location.get(), 0, baseUrl, expires));
                     }
                     else {
                         item.putNull("deletionFile");
@@ -395,12 +401,27 @@ public final class TableService
         field.children().forEach(child -> addField(schema, child));
     }
 
-    // as t$schemas numbers them: over the snapshot's branch, up to the snapshot
-    private static long schemaId(SharedTable table, TableSnapshot snapshot)
+    // as t$schemas numbers them: over the snapshot's branch, up to the snapshot. Every answer carries it, and counting
+    // reads every earlier version, so it is kept per version and per first version (a cleanup renumbers)
+    private long schemaId(SharedTable table, TableSnapshot snapshot)
+    {
+        List<Long> versions = table.table().listVersions(snapshot.branch());
+        long first = versions.isEmpty() ? snapshot.version() : versions.getFirst();
+        SchemaIdKey key = new SchemaIdKey(table.table().root(), snapshot.branch(), first, snapshot.version());
+        try {
+            return schemaIds.get(key, () -> countSchemas(table, snapshot, versions));
+        }
+        catch (ExecutionException | UncheckedExecutionException e) {
+            Throwables.throwIfUnchecked(e.getCause());
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    private static long countSchemas(SharedTable table, TableSnapshot snapshot, List<Long> versions)
     {
         SchemaVersions schemas = new SchemaVersions();
         long id = 0;
-        for (long version : table.table().listVersions(snapshot.branch())) {
+        for (long version : versions) {
             if (version > snapshot.version()) {
                 break;
             }
@@ -408,6 +429,8 @@ public final class TableService
         }
         return id == 0 ? schemas.add(snapshot) : id;
     }
+
+    private record SchemaIdKey(String root, Optional<String> branch, long firstVersion, long version) {}
 
     private ObjectNode fragment(SharedTable table, TableSnapshot snapshot, DataFragment fragment, String baseUrl, long expires)
     {
@@ -418,7 +441,7 @@ public final class TableService
         for (int i = 0; i < fragment.getFilesCount(); i++) {
             DataFile file = fragment.getFiles(i);
             String location = FilePaths.dataFile(snapshot, fragment, file);
-            ObjectNode shared = file(table, location, baseUrl, expires);
+            ObjectNode shared = file(table, location, file.getFileSizeBytes(), baseUrl, expires);
             dataFiles.add(shared);
             shipped.setFiles(i, file.toBuilder().setPath(shared.get("id").asText()).clearBaseId());
             identity.append('\n').append(location);
@@ -436,20 +459,26 @@ public final class TableService
         ArrayNode filesNode = result.putArray("files");
         dataFiles.forEach(filesNode::add);
         if (deletion.isPresent()) {
-            result.set("deletionFile", file(table, deletion.get(), baseUrl, expires));
+            result.set("deletionFile", file(table, deletion.get(), 0, baseUrl, expires));
         }
         result.put("expirationTimestamp", expires);
         return result;
     }
 
-    private ObjectNode file(SharedTable table, String location, String baseUrl, long expires)
+    /**
+     * @param recordedSize the size the manifest records (data files, when the writer recorded it), or 0: then the file
+     * is looked up, so a query does not look up every data file it answers with
+     */
+    private ObjectNode file(SharedTable table, String location, long recordedSize, String baseUrl, long expires)
     {
-        long size;
-        try {
-            size = table.table().fileSystem().length(location);
-        }
-        catch (IOException e) {
-            throw new UncheckedIOException("Cannot read the size of a file of table " + table.share() + "." + table.schema() + "." + table.name(), e);
+        long size = recordedSize;
+        if (size <= 0) {
+            try {
+                size = table.table().fileSystem().length(location);
+            }
+            catch (IOException e) {
+                throw new UncheckedIOException("Cannot read the size of a file of table " + table.share() + "." + table.schema() + "." + table.name(), e);
+            }
         }
         String fileId = FileRegistry.fileId(location);
         files.register(table.share(), table.schema(), table.name(), fileId, new FileRegistry.SharedFile(location, size));
