@@ -12,12 +12,30 @@ import static java.util.Objects.requireNonNull;
  * version's {@code _shared} directory) and the signed URL of every file it reads, by {@code data/{id}} and
  * {@code _deletions/{name}}.
  */
-public record SharedVersion(byte[] manifestFile, Map<String, SignedFile> files, long fetchedAtMillis)
+public final class SharedVersion
 {
-    public SharedVersion
+    private final byte[] manifestFile;
+    private final Map<String, SignedFile> files;
+    private final long fetchedAtMillis;
+    // checked on every read, so computed once
+    private final long minExpiresAtMillis;
+
+    public SharedVersion(byte[] manifestFile, Map<String, SignedFile> files, long fetchedAtMillis)
     {
-        requireNonNull(manifestFile, "manifestFile is null");
-        files = ImmutableMap.copyOf(requireNonNull(files, "files is null"));
+        this.manifestFile = requireNonNull(manifestFile, "manifestFile is null");
+        this.files = ImmutableMap.copyOf(requireNonNull(files, "files is null"));
+        this.fetchedAtMillis = fetchedAtMillis;
+        this.minExpiresAtMillis = this.files.values().stream().mapToLong(SignedFile::expiresAtMillis).min().orElse(Long.MAX_VALUE);
+    }
+
+    public byte[] manifestFile()
+    {
+        return manifestFile;
+    }
+
+    public Map<String, SignedFile> files()
+    {
+        return files;
     }
 
     public Optional<SignedFile> file(String name)
@@ -25,21 +43,15 @@ public record SharedVersion(byte[] manifestFile, Map<String, SignedFile> files, 
         return Optional.ofNullable(files.get(name));
     }
 
-    public long minExpiresAtMillis()
-    {
-        return files.values().stream().mapToLong(SignedFile::expiresAtMillis).min().orElse(Long.MAX_VALUE);
-    }
-
     /**
      * Whether the URLs are still good for a while: a quarter of their lifetime, at most a minute, before they expire.
      */
     public boolean isFresh(long nowMillis)
     {
-        long expires = minExpiresAtMillis();
-        if (expires == Long.MAX_VALUE) {
+        if (minExpiresAtMillis == Long.MAX_VALUE) {
             return true;
         }
-        long margin = Math.min(60_000, Math.max(0, (expires - fetchedAtMillis) / 4));
-        return nowMillis < expires - margin;
+        long margin = Math.min(60_000, Math.max(0, (minExpiresAtMillis - fetchedAtMillis) / 4));
+        return nowMillis < minExpiresAtMillis - margin;
     }
 }

@@ -3,6 +3,7 @@ package io.lancetrino.split.sharing;
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
 import com.google.common.collect.ImmutableList;
+import com.google.common.collect.Maps;
 import io.lancetrino.metadata.ManifestNaming;
 import io.lancetrino.metadata.fs.FileEntry;
 import io.lancetrino.metadata.fs.TableFileSystem;
@@ -19,6 +20,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -48,7 +50,14 @@ public final class SharingFileSystem
             .maximumSize(256)
             .build();
 
+    // the last version listing of each table and branch: a version in it needs no new listing to be found
+    private final Cache<Dataset, Map<String, FileEntry>> listedVersions = CacheBuilder.newBuilder()
+            .maximumSize(1024)
+            .build();
+
     private record VersionKey(SharedTable table, Optional<String> branch, long version) {}
+
+    private record Dataset(SharedTable table, Optional<String> branch) {}
 
     public SharingFileSystem(SharingClient client)
     {
@@ -99,6 +108,10 @@ public final class SharingFileSystem
             OptionalLong version = ManifestNaming.versionOf(name);
             if (version.isEmpty()) {
                 return Optional.empty();
+            }
+            Map<String, FileEntry> listed = listedVersions.getIfPresent(new Dataset(shared.table(), shared.branch()));
+            if (listed != null && listed.containsKey(name)) {
+                return Optional.of(listed.get(name));
             }
             return listVersions(shared).stream().filter(entry -> entry.name().equals(name)).findFirst();
         }
@@ -253,9 +266,11 @@ public final class SharingFileSystem
             throws IOException
     {
         try {
-            return client.versions(shared.table(), shared.branch()).stream()
+            List<FileEntry> entries = client.versions(shared.table(), shared.branch()).stream()
                     .map(entry -> new FileEntry(ManifestNaming.V2.fileName(entry.version()), 0, entry.timestampMillis()))
                     .collect(ImmutableList.toImmutableList());
+            listedVersions.put(new Dataset(shared.table(), shared.branch()), Maps.uniqueIndex(entries, FileEntry::name));
+            return entries;
         }
         catch (FileNotFoundException e) {
             return ImmutableList.of();
@@ -286,8 +301,8 @@ public final class SharingFileSystem
                 .filter(ref -> ref.isTag() == tag && ref.name().equals(name))
                 .findFirst()
                 .map(ref -> tag
-                        ? RefStore.toJson(new TagRef(ref.name(), ref.branch(), ref.version(), Optional.empty(), Optional.empty(), 0, java.util.Map.of()))
-                        : RefStore.toJson(new BranchRef(ref.name(), ref.parentBranch(), ref.parentVersion(), Optional.of(Instant.EPOCH), ImmutableList.of(), 0, java.util.Map.of())));
+                        ? RefStore.toJson(new TagRef(ref.name(), ref.branch(), ref.version(), Optional.empty(), Optional.empty(), 0, Map.of()))
+                        : RefStore.toJson(new BranchRef(ref.name(), ref.parentBranch(), ref.parentVersion(), Optional.of(Instant.EPOCH), ImmutableList.of(), 0, Map.of())));
     }
 
     private static SharedLocation parse(String location)
