@@ -16,8 +16,8 @@ import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.DateTimeEncoding.packDateTimeWithZone;
 import static io.trino.spi.type.TimeZoneKey.UTC_KEY;
 import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
-import static io.trino.spi.type.VarcharType.VARCHAR;
 import static io.trino.spi.type.TypeUtils.writeNativeValue;
+import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -29,9 +29,9 @@ public final class ChangePageSource
         implements ConnectorPageSource
 {
     private final ConnectorPageSource data;
-    private final LanceChangeSplit split;
     private final int[] dataChannel;
-    private final String[] changeColumn;
+    // for each change column, its one value; null for data columns
+    private final Block[] changeValue;
 
     /**
      * @param changeColumn for each output column, the name of the change column it is, or null for a data column
@@ -39,9 +39,14 @@ public final class ChangePageSource
     public ChangePageSource(ConnectorPageSource data, LanceChangeSplit split, int[] dataChannel, String[] changeColumn)
     {
         this.data = requireNonNull(data, "data is null");
-        this.split = requireNonNull(split, "split is null");
+        requireNonNull(split, "split is null");
         this.dataChannel = dataChannel.clone();
-        this.changeColumn = changeColumn.clone();
+        this.changeValue = new Block[changeColumn.length];
+        for (int column = 0; column < changeColumn.length; column++) {
+            if (changeColumn[column] != null) {
+                changeValue[column] = value(changeColumn[column], split);
+            }
+        }
     }
 
     @Override
@@ -54,26 +59,26 @@ public final class ChangePageSource
         int rows = page.getPositionCount();
         Block[] blocks = new Block[dataChannel.length];
         for (int column = 0; column < blocks.length; column++) {
-            blocks[column] = dataChannel[column] >= 0 ? page.getBlock(dataChannel[column]) : constant(changeColumn[column], rows);
+            blocks[column] = dataChannel[column] >= 0 ? page.getBlock(dataChannel[column]) : RunLengthEncodedBlock.create(changeValue[column], rows);
         }
         return SourcePage.create(new Page(rows, blocks));
     }
 
-    private Block constant(String column, int rows)
+    private static Block value(String column, LanceChangeSplit split)
     {
         return switch (column) {
-            case TableChanges.CHANGE_TYPE -> rle(VARCHAR, Slices.utf8Slice(split.changeType().sqlName()), rows);
-            case TableChanges.CHANGE_VERSION -> rle(BIGINT, split.version(), rows);
-            case TableChanges.CHANGE_TIMESTAMP -> rle(TIMESTAMP_TZ_MILLIS, packDateTimeWithZone(split.commitMillis(), UTC_KEY), rows);
+            case TableChanges.CHANGE_TYPE -> single(VARCHAR, Slices.utf8Slice(split.changeType().sqlName()));
+            case TableChanges.CHANGE_VERSION -> single(BIGINT, split.version());
+            case TableChanges.CHANGE_TIMESTAMP -> single(TIMESTAMP_TZ_MILLIS, packDateTimeWithZone(split.commitMillis(), UTC_KEY));
             default -> throw new IllegalArgumentException("Not a change column: " + column);
         };
     }
 
-    private static Block rle(io.trino.spi.type.Type type, Object value, int rows)
+    private static Block single(io.trino.spi.type.Type type, Object value)
     {
         var builder = type.createBlockBuilder(null, 1);
         writeNativeValue(type, builder, value);
-        return RunLengthEncodedBlock.create(builder.build(), rows);
+        return builder.build();
     }
 
     @Override
