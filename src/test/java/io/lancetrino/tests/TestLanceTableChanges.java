@@ -340,7 +340,8 @@ final class TestLanceTableChanges
         for (int pair = 0; pair < Math.max(4, statements / 2); pair++) {
             // the whole history first, then random pairs
             long start = pair == 0 ? versions.getFirst() : versions.get(random.nextInt(versions.size()));
-            long end = pair == 0 ? versions.getLast() : versions.get(random.nextInt(versions.size()));
+            // version 0 (the empty table) can only start a range: it is no version to end one at
+            long end = pair == 0 ? versions.getLast() : versions.get(1 + random.nextInt(versions.size() - 1));
             if (start > end) {
                 long swap = start;
                 start = end;
