@@ -62,6 +62,8 @@ public final class ConflictChecker
             }
             case REWRITE -> checkRewrite(mine, theirs);
             case UPDATE_CONFIG -> their == UPDATE_CONFIG || their == OVERWRITE ? Outcome.RETRYABLE : Outcome.COMPATIBLE;
+            // dropping an index changes only the index section, rebuilt on the latest version
+            case CREATE_INDEX -> their == OVERWRITE || their == RESTORE ? Outcome.INCOMPATIBLE : Outcome.COMPATIBLE;
             case OVERWRITE, RESTORE, CLONE -> their == UPDATE_MEM_WAL_STATE ? Outcome.INCOMPATIBLE : Outcome.COMPATIBLE;
             default -> Outcome.RETRYABLE;
         };

@@ -82,6 +82,8 @@ public final class ManifestBuilder
                 next.clearFragments().addAllFragments(fragments);
             }
             case UPDATE_CONFIG -> applyConfig(next, transaction.getUpdateConfig());
+            // the index section is built apart (IndexMaintenance)
+            case CREATE_INDEX -> {}
             default -> throw new LanceTableException(LanceErrorKind.UNSUPPORTED_FEATURE, "This connector cannot commit a %s operation".formatted(transaction.getOperationCase()));
         }
         stamp(next.setVersion(version), transactionFile, now);

@@ -10,6 +10,7 @@ import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.Transactions;
 import io.lancetrino.metadata.fs.ExclusiveCreateUnsupportedException;
 import io.lancetrino.metadata.fs.TableFileSystem;
+import io.lancetrino.metadata.index.IndexMaintenance;
 import io.lancetrino.metadata.proto.IndexSection;
 import io.lancetrino.metadata.proto.Manifest;
 import io.lancetrino.metadata.proto.Transaction;
@@ -105,8 +106,8 @@ public final class TableCommitter
                 // the builder knows fragments, not tables
                 throw new LanceTableException(e.kind(), "Table %s: %s".formatted(table.displayName(), e.getMessage()), e);
             }
-            // indices live in their own section of the manifest file; this connector keeps them unless it replaces the data
-            Optional<IndexSection> indices = manifest.hasIndexSection() ? base.manifestFile().indexSection() : Optional.empty();
+            // indices live in their own section of the manifest file and follow the change as Lance's commit has them
+            Optional<IndexSection> indices = IndexMaintenance.next(table.displayName(), base.manifest(), base.manifestFile().indexSection(), transaction, manifest);
             try {
                 return new CommitResult(publish(table.fileSystem(), table.versionsDirectory(branch), naming(base), manifest, indices), attempt);
             }

@@ -6,7 +6,7 @@ import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.VersionSummary;
 import io.lancetrino.metadata.proto.DataFragment;
-import io.lancetrino.metadata.proto.IndexMetadata;
+import io.lancetrino.metadata.index.IndexKind;
 import io.lancetrino.metadata.proto.IndexSection;
 import io.lancetrino.metadata.proto.Manifest;
 import org.roaringbitmap.RoaringBitmap;
@@ -27,8 +27,10 @@ import static com.google.common.base.Preconditions.checkArgument;
  * least the target and splits its output into files of the target, a group here holds at most the target's live rows,
  * so it becomes one fragment (a single fragment with more rows than the target stays a group of its own).
  *
- * <p>Fragments an index covers are never candidates: Lance remaps the row addresses an index stores when it compacts
- * indexed fragments, and this connector does not write indices, so it leaves them as they are. Tables with stable row
+ * <p>Fragments an index covers are compacted like any other: the rewritten rows get new fragment ids, which no
+ * index's {@code fragment_bitmap} names, so they are scanned until {@code optimize_indexes} indexes them again (Lance's
+ * "drop coverage" choice; no row address inside an index file is remapped). Only an index that records no bitmap (older
+ * Lance) may cover any fragment, so its table is left as it is. Tables with stable row
  * ids are refused: their rewritten rows would need row-id sequences this connector does not write.
  */
 public final class CompactionPlanner
@@ -53,7 +55,7 @@ public final class CompactionPlanner
             throw new LanceTableException(LanceErrorKind.UNSUPPORTED_FEATURE, "Table %s uses stable row ids; this connector cannot compact it because the rewritten rows would need row-id sequences it does not write"
                     .formatted(table));
         }
-        IndexedFragments indexed = IndexedFragments.of(table, indices);
+        IndexedFragments indexed = IndexedFragments.of(indices);
         List<CompactionPlan.Group> groups = new ArrayList<>();
         List<DataFragment> run = new ArrayList<>();
         for (DataFragment fragment : manifest.getFragmentsList()) {
@@ -111,33 +113,19 @@ public final class CompactionPlanner
     }
 
     /**
-     * The fragments named by the {@code fragment_bitmap} of any index; an index without a bitmap (older Lance) may
-     * cover any fragment.
+     * Whether an index without a {@code fragment_bitmap} (older Lance) exists: it would claim the rewritten fragments too.
      */
-    private record IndexedFragments(boolean all, RoaringBitmap ids)
+    private record IndexedFragments(boolean all)
     {
-        static IndexedFragments of(String table, Optional<IndexSection> indices)
+        static IndexedFragments of(Optional<IndexSection> indices)
         {
-            RoaringBitmap ids = new RoaringBitmap();
-            for (IndexMetadata index : indices.map(IndexSection::getIndicesList).orElse(List.of())) {
-                if (index.getFragmentBitmap().isEmpty()) {
-                    return new IndexedFragments(true, ids);
-                }
-                RoaringBitmap bitmap = new RoaringBitmap();
-                try {
-                    bitmap.deserialize(ByteBuffer.wrap(index.getFragmentBitmap().toByteArray()));
-                }
-                catch (IOException | RuntimeException e) {
-                    throw new LanceTableException(LanceErrorKind.CORRUPT_MANIFEST, "Table %s: index %s has a corrupt fragment bitmap: %s".formatted(table, index.getName(), e.getMessage()), e);
-                }
-                ids.or(bitmap);
-            }
-            return new IndexedFragments(false, ids);
+            return new IndexedFragments(indices.map(IndexSection::getIndicesList).orElse(List.of()).stream()
+                    .anyMatch(index -> index.getFragmentBitmap().isEmpty() && IndexKind.of(index).map(kind -> !kind.isSystem()).orElse(true)));
         }
 
         boolean contains(long fragmentId)
         {
-            return all || (fragmentId >= 0 && fragmentId <= 0xFFFF_FFFFL && ids.contains((int) fragmentId));
+            return all;
         }
     }
 }

@@ -62,6 +62,19 @@ public record LanceSchema(List<LanceField> fields, Map<Integer, LanceField> fiel
         return Optional.ofNullable(fieldsById.get(id));
     }
 
+    /** The dotted name of a field from its top-level column down ({@code address.city}). */
+    public Optional<String> fieldPath(int id)
+    {
+        LanceField field = fieldsById.get(id);
+        if (field == null) {
+            return Optional.empty();
+        }
+        if (field.parentId() == -1) {
+            return Optional.of(field.name());
+        }
+        return fieldPath(field.parentId()).map(parent -> parent + "." + field.name());
+    }
+
     public Optional<LanceField> topLevelField(String name)
     {
         return fields.stream().filter(field -> field.name().equals(name)).findFirst();

@@ -1,0 +1,139 @@
+package io.lancetrino.metadata.index;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.UnknownFieldSet;
+import io.lancetrino.metadata.FilePaths;
+import io.lancetrino.metadata.LanceErrorKind;
+import io.lancetrino.metadata.LanceTableException;
+import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.VersionSummary;
+import io.lancetrino.metadata.fs.FileEntry;
+import io.lancetrino.metadata.fs.TableFileSystem;
+import io.lancetrino.metadata.proto.DataFragment;
+import io.lancetrino.metadata.proto.IndexMetadata;
+import io.lancetrino.metadata.proto.IndexSection;
+import org.roaringbitmap.RoaringBitmap;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The indexes a version lists, as users see them: one entry per name, system indexes left out.
+ */
+public final class TableIndexes
+{
+    // lance.index.pb.VectorIndexDetails: hnsw_index_config = 3, then the compression oneof
+    private static final int HNSW = 3;
+    private static final int PQ = 4;
+    private static final int SQ = 5;
+    private static final int RQ = 6;
+
+    private TableIndexes() {}
+
+    public static List<IndexSegments> describe(String table, TableSnapshot snapshot)
+    {
+        Map<String, List<IndexMetadata>> byName = new LinkedHashMap<>();
+        for (IndexMetadata index : snapshot.manifestFile().indexSection().map(IndexSection::getIndicesList).orElse(List.of())) {
+            if (IndexKind.of(index).map(IndexKind::isSystem).orElse(false)) {
+                continue;
+            }
+            byName.computeIfAbsent(index.getName(), _ -> new ArrayList<>()).add(index);
+        }
+        List<IndexSegments> result = new ArrayList<>();
+        for (Map.Entry<String, List<IndexMetadata>> entry : byName.entrySet()) {
+            result.add(describe(table, snapshot, entry.getValue()));
+        }
+        return result;
+    }
+
+    public static Optional<IndexSegments> find(String table, TableSnapshot snapshot, String name)
+    {
+        return describe(table, snapshot).stream().filter(index -> index.name().equals(name)).findFirst();
+    }
+
+    private static IndexSegments describe(String table, TableSnapshot snapshot, List<IndexMetadata> segments)
+    {
+        IndexMetadata first = segments.getFirst();
+        RoaringBitmap covered = new RoaringBitmap();
+        boolean coversAll = false;
+        for (IndexMetadata segment : segments) {
+            Optional<RoaringBitmap> fragments = FragmentBitmaps.covered(table, segment);
+            if (fragments.isPresent()) {
+                covered.or(fragments.get());
+            }
+            else {
+                coversAll = true;
+            }
+        }
+        RoaringBitmap coveredNow = new RoaringBitmap();
+        long rowsCovered = 0;
+        long rowsNotCovered = 0;
+        for (DataFragment fragment : snapshot.manifest().getFragmentsList()) {
+            long live = fragment.getPhysicalRows() - VersionSummary.deletedRows(fragment);
+            if (coversAll || covered.contains((int) fragment.getId())) {
+                coveredNow.add((int) fragment.getId());
+                rowsCovered += live;
+            }
+            else {
+                rowsNotCovered += live;
+            }
+        }
+        // an index without details is from before details existed: only vector indexes were written then
+        IndexKind kind = first.hasIndexDetails() ? IndexKind.of(first).orElse(IndexKind.OTHER) : IndexKind.VECTOR_LEGACY;
+        return new IndexSegments(first.getName(), kind, typeName(first),
+                first.getFieldsList(), segments, coveredNow, rowsCovered, rowsNotCovered);
+    }
+
+    /**
+     * The kind as SQL names it; for vector indexes the IVF sub-kind from the details ({@code ivf_pq}, {@code ivf_hnsw_sq}).
+     */
+    public static String typeName(IndexMetadata index)
+    {
+        Optional<IndexKind> kind = IndexKind.of(index);
+        if (kind.isEmpty()) {
+            return index.hasIndexDetails() ? index.getIndexDetails().getTypeUrl() : "vector";
+        }
+        if (kind.get() != IndexKind.VECTOR) {
+            return kind.get().sqlName();
+        }
+        try {
+            UnknownFieldSet details = UnknownFieldSet.parseFrom(index.getIndexDetails().getValue());
+            String prefix = details.hasField(HNSW) ? "ivf_hnsw_" : "ivf_";
+            if (details.hasField(PQ)) {
+                return prefix + "pq";
+            }
+            if (details.hasField(SQ)) {
+                return prefix + "sq";
+            }
+            if (details.hasField(RQ)) {
+                return prefix + "rq";
+            }
+            return prefix + "flat";
+        }
+        catch (InvalidProtocolBufferException e) {
+            return "vector";
+        }
+    }
+
+    /** Bytes of every file of every segment's directory. */
+    public static long sizeBytes(TableFileSystem fileSystem, TableSnapshot snapshot, IndexSegments index)
+    {
+        long bytes = 0;
+        for (IndexMetadata segment : index.segments()) {
+            String directory = FilePaths.indexDirectory(snapshot, segment);
+            try {
+                for (FileEntry file : fileSystem.listFiles(directory)) {
+                    bytes += file.length();
+                }
+            }
+            catch (IOException e) {
+                throw new LanceTableException(LanceErrorKind.FILESYSTEM_ERROR, "Cannot list the files of index %s in %s: %s".formatted(index.name(), directory, e.getMessage()), e);
+            }
+        }
+        return bytes;
+    }
+}
