@@ -32,6 +32,9 @@ public enum LanceErrorCode
     LANCE_MERGE_CONFLICT(17, USER_ERROR),
     LANCE_EXCLUSIVE_CREATE_UNSUPPORTED(18, EXTERNAL),
     LANCE_INVALID_JSON(19, USER_ERROR),
+    LANCE_INDEX_NOT_FOUND(20, USER_ERROR),
+    /** the Lance SDK failed to build or optimize an index; the table is unchanged */
+    LANCE_INDEX_BUILD_FAILED(21, EXTERNAL),
     /**/;
 
     private final ErrorCode errorCode;

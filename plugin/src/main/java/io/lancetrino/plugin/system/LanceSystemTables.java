@@ -1,5 +1,6 @@
 package io.lancetrino.plugin.system;
 
+import io.lancetrino.metadata.LanceErrorKind;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
@@ -15,8 +16,8 @@ import java.util.Optional;
 
 /**
  * Metadata tables named {@code "t$versions"}, {@code "t$refs"}, {@code "t$fragments"}, {@code "t$schemas"},
- * {@code "t$transactions"}. A ref may follow the table name, {@code "t@dev$versions"} or {@code "t@gold$fragments"}, to
- * look at a branch or tag instead of main.
+ * {@code "t$transactions"}, {@code "t$indexes"}. A ref may follow the table name, {@code "t@dev$versions"} or {@code "t@gold$fragments"}, to
+ * look at a branch or tag instead of main, or a number, {@code "t@3$indexes"}, for that version of main.
  */
 public final class LanceSystemTables
 {
@@ -44,7 +45,7 @@ public final class LanceSystemTables
         }
         try {
             RefResolver resolver = new RefResolver(table.get());
-            TableSnapshot snapshot = ref.map(resolver::resolve).orElseGet(() -> resolver.latest(Optional.empty()));
+            TableSnapshot snapshot = ref.map(spec -> resolve(table.get(), resolver, spec)).orElseGet(() -> resolver.latest(Optional.empty()));
             return Optional.ofNullable(switch (kind) {
                 case "versions" -> new VersionsTable(name, table.get(), snapshot);
                 case "refs" -> new RefsTable(name, table.get());
@@ -52,11 +53,26 @@ public final class LanceSystemTables
                 case "schemas" -> new SchemasTable(name, table.get(), snapshot);
                 case "transactions" -> new TransactionsTable(name, table.get(), snapshot);
                 case "properties" -> new PropertiesTable(name, snapshot);
+                case "indexes" -> new IndexesTable(name, table.get(), snapshot);
                 default -> null;
             });
         }
         catch (LanceTableException e) {
             throw LanceErrorCode.toTrinoException(e);
+        }
+    }
+
+    /** A tag or branch, or else a number: that version of main ({@code "t@3$indexes"}). */
+    private static TableSnapshot resolve(LanceTable table, RefResolver resolver, String spec)
+    {
+        try {
+            return resolver.resolve(spec);
+        }
+        catch (LanceTableException e) {
+            if (e.kind() == LanceErrorKind.REF_NOT_FOUND && spec.matches("[0-9]{1,18}")) {
+                return table.snapshot(Optional.empty(), Long.parseLong(spec));
+            }
+            throw e;
         }
     }
 }

@@ -1,0 +1,155 @@
+package io.lancetrino.plugin.index;
+
+import com.google.common.collect.ImmutableMap;
+import com.google.inject.Inject;
+import io.lancetrino.metadata.LanceTable;
+import io.lancetrino.metadata.LanceTableException;
+import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.VersionSummary;
+import io.lancetrino.metadata.index.IndexSegments;
+import io.lancetrino.metadata.index.TableIndexes;
+import io.lancetrino.metadata.proto.Transaction;
+import io.lancetrino.metadata.refs.RefResolver;
+import io.lancetrino.metadata.schema.LanceField;
+import io.lancetrino.plugin.LanceCatalog;
+import io.lancetrino.plugin.write.TableCommits;
+import io.lancetrino.plugin.write.TableWrites;
+import io.lancetrino.split.LanceErrorCode;
+import io.trino.spi.TrinoException;
+import io.trino.spi.connector.ConnectorSession;
+import io.trino.spi.connector.SchemaTableName;
+
+import java.util.Map;
+import java.util.Optional;
+
+import static io.lancetrino.split.LanceErrorCode.LANCE_ALREADY_EXISTS;
+import static io.lancetrino.split.LanceErrorCode.LANCE_INDEX_BUILD_FAILED;
+import static io.lancetrino.split.LanceErrorCode.LANCE_INDEX_NOT_FOUND;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Creates, drops and optimizes the indexes of a branch. Building runs through the Lance SDK ({@link SdkIndexes}),
+ * which commits its own {@code CreateIndex} version; dropping is this connector's own {@code CreateIndex} commit that
+ * removes the index's segments, so every Lance engine sees the same change. Index files stay until cleanup.
+ */
+public final class IndexOperations
+{
+    private final LanceCatalog catalog;
+    private final TableCommits commits;
+
+    @Inject
+    public IndexOperations(LanceCatalog catalog, TableCommits commits)
+    {
+        this.catalog = requireNonNull(catalog, "catalog is null");
+        this.commits = requireNonNull(commits, "commits is null");
+    }
+
+    public IndexSpec checkCreate(ConnectorSession session, SchemaTableName name, String tableRoot, Optional<String> branch, String column, String type, String indexName, String options, boolean replace)
+    {
+        TableSnapshot snapshot = latest(session, name, tableRoot, branch);
+        Optional<LanceField> field = snapshot.schema().topLevelField(column);
+        IndexSpec spec = IndexSpec.parse(name, field, column, type, indexName.isBlank() ? column + "_idx" : indexName, options);
+        checkNameFree(name, snapshot, spec.name(), replace);
+        Optional<IndexSegments> existing = TableIndexes.find(name.toString(), snapshot, spec.name());
+        if (existing.isPresent() && !existing.get().fieldIds().equals(java.util.List.of(field.orElseThrow().id()))) {
+            // Lance replaces an index only over the same columns
+            throw new TrinoException(io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT, "create_index on table %s: index %s indexes other columns than %s; drop it first or choose another name"
+                    .formatted(name, spec.name(), column));
+        }
+        return spec;
+    }
+
+    public Map<String, Long> create(ConnectorSession session, SchemaTableName name, String tableRoot, Optional<String> branch, IndexSpec spec, boolean replace)
+    {
+        TableSnapshot before = latest(session, name, tableRoot, branch);
+        checkNameFree(name, before, spec.name(), replace);
+        LanceField field = before.schema().topLevelField(spec.column())
+                .orElseThrow(() -> new TrinoException(io.trino.spi.StandardErrorCode.COLUMN_NOT_FOUND, "Table %s: column '%s' was dropped before the index could be built".formatted(name, spec.column())));
+        int dimension = field.logicalType().startsWith("fixed_size_list:") ? Integer.parseInt(field.logicalType().substring(field.logicalType().lastIndexOf(':') + 1)) : 0;
+        long start = System.nanoTime();
+        try {
+            SdkIndexes.create(before.datasetLocation(), catalog.storageOptions(tableRoot), spec, replace, dimension, VersionSummary.of(before.manifest()).liveRows());
+        }
+        catch (RuntimeException e) {
+            throw new TrinoException(LANCE_INDEX_BUILD_FAILED, "Cannot build %s index %s on column %s of table %s %s; the table is unchanged: %s"
+                    .formatted(spec.type().sqlName(), spec.name(), spec.column(), name, before.describe(), e.getMessage()), e);
+        }
+        return metrics(session, name, tableRoot, branch, spec.name(), System.nanoTime() - start);
+    }
+
+    public Map<String, Long> optimize(ConnectorSession session, SchemaTableName name, String tableRoot, Optional<String> branch, String indexName)
+    {
+        TableSnapshot before = latest(session, name, tableRoot, branch);
+        IndexSegments index = existing(name, before, indexName);
+        long start = System.nanoTime();
+        if (index.liveRowsNotCovered() > 0 || hasUncoveredFragments(before, index)) {
+            try {
+                SdkIndexes.optimize(before.datasetLocation(), catalog.storageOptions(tableRoot), indexName);
+            }
+            catch (RuntimeException e) {
+                throw new TrinoException(LANCE_INDEX_BUILD_FAILED, "Cannot optimize index %s of table %s %s; the table is unchanged: %s"
+                        .formatted(indexName, name, before.describe(), e.getMessage()), e);
+            }
+        }
+        return metrics(session, name, tableRoot, branch, indexName, System.nanoTime() - start);
+    }
+
+    public Map<String, Long> drop(ConnectorSession session, SchemaTableName name, String tableRoot, Optional<String> branch, String indexName)
+    {
+        try {
+            LanceTable table = catalog.openTable(session.getIdentity(), tableRoot, name);
+            TableSnapshot snapshot = new RefResolver(table).latest(branch);
+            IndexSegments index = existing(name, snapshot, indexName);
+            Transaction transaction = TableWrites.transaction(session, snapshot.version(), "DROP INDEX")
+                    .setCreateIndex(Transaction.CreateIndex.newBuilder().addAllRemovedIndices(index.segments()))
+                    .build();
+            commits.committer().commit(table, branch, transaction);
+            return ImmutableMap.of("segments_dropped", (long) index.segments().size());
+        }
+        catch (LanceTableException e) {
+            throw LanceErrorCode.toTrinoException(e);
+        }
+    }
+
+    private Map<String, Long> metrics(ConnectorSession session, SchemaTableName name, String tableRoot, Optional<String> branch, String indexName, long nanos)
+    {
+        TableSnapshot after = latest(session, name, tableRoot, branch);
+        IndexSegments index = existing(name, after, indexName);
+        LanceTable table = catalog.openTable(session.getIdentity(), tableRoot, name);
+        return ImmutableMap.of(
+                "rows_indexed", index.liveRowsCovered(),
+                "rows_not_indexed", index.liveRowsNotCovered(),
+                "fragments_covered", index.coveredFragments().getLongCardinality(),
+                "index_size_bytes", TableIndexes.sizeBytes(table.fileSystem(), after, index),
+                "build_millis", nanos / 1_000_000);
+    }
+
+    private static boolean hasUncoveredFragments(TableSnapshot snapshot, IndexSegments index)
+    {
+        return snapshot.manifest().getFragmentsCount() > index.coveredFragments().getCardinality();
+    }
+
+    private static void checkNameFree(SchemaTableName name, TableSnapshot snapshot, String indexName, boolean replace)
+    {
+        if (!replace && TableIndexes.find(name.toString(), snapshot, indexName).isPresent()) {
+            throw new TrinoException(LANCE_ALREADY_EXISTS, "Index %s already exists on table %s %s; drop it first or pass replace => true".formatted(indexName, name, snapshot.describe()));
+        }
+    }
+
+    private static IndexSegments existing(SchemaTableName name, TableSnapshot snapshot, String indexName)
+    {
+        return TableIndexes.find(name.toString(), snapshot, indexName)
+                .orElseThrow(() -> new TrinoException(LANCE_INDEX_NOT_FOUND, "Index %s does not exist on table %s %s; its indexes: %s".formatted(indexName, name, snapshot.describe(),
+                        TableIndexes.describe(name.toString(), snapshot).stream().map(IndexSegments::name).toList())));
+    }
+
+    private TableSnapshot latest(ConnectorSession session, SchemaTableName name, String tableRoot, Optional<String> branch)
+    {
+        try {
+            return new RefResolver(catalog.openTable(session.getIdentity(), tableRoot, name)).latest(branch);
+        }
+        catch (LanceTableException e) {
+            throw LanceErrorCode.toTrinoException(e);
+        }
+    }
+}
