@@ -1,0 +1,355 @@
+package io.lancetrino.index;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
+import com.google.protobuf.CodedInputStream;
+import com.google.protobuf.InvalidProtocolBufferException;
+import io.airlift.slice.Slice;
+import io.lancetrino.file.LanceColumn;
+import io.lancetrino.file.LanceColumnReader;
+import io.lancetrino.file.LanceFileMetadata;
+import io.lancetrino.file.LancePage;
+import io.lancetrino.file.NestedColumnReader;
+import io.lancetrino.file.UnsupportedLanceEncodingException;
+import io.lancetrino.file.proto.encodings.ConstantLayout;
+import io.lancetrino.file.proto.encodings.MiniBlockLayout;
+import io.lancetrino.file.proto.encodings.PageLayout;
+import io.lancetrino.file.proto.encodings.RepDefLayer;
+import io.lancetrino.metadata.proto.Field;
+import io.trino.filesystem.TrinoInput;
+import io.trino.filesystem.TrinoInputFile;
+import io.trino.spi.block.Block;
+import io.trino.spi.block.RunLengthEncodedBlock;
+import io.trino.spi.type.Type;
+import io.trino.spi.type.VarbinaryType;
+import io.trino.spi.type.VarcharType;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Map;
+
+import static java.lang.Math.toIntExact;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One Lance file of an index: its container metadata and its Arrow schema with the schema's metadata (which index
+ * files use for parameters such as the btree's {@code batch_size}). Index files have flat schemas: field {@code i} is
+ * physical column {@code i}.
+ */
+record IndexFile(String location, LanceFileMetadata metadata, List<IndexField> fields, Map<String, String> schemaMetadata)
+{
+    private static final int FOOTER_SIZE = 40;
+
+    /** A top-level field of the file: its name and Lance logical type ({@code int64}, {@code string}, {@code date32:day}, ...). */
+    record IndexField(String name, String logicalType) {}
+
+    IndexFile
+    {
+        requireNonNull(location, "location is null");
+        requireNonNull(metadata, "metadata is null");
+        fields = ImmutableList.copyOf(requireNonNull(fields, "fields is null"));
+        schemaMetadata = ImmutableMap.copyOf(requireNonNull(schemaMetadata, "schemaMetadata is null"));
+    }
+
+    /**
+     * Reads the container metadata and the schema. Throws {@link UnsupportedLanceEncodingException} for files this
+     * reader does not decode (format 2.0 among them), and an {@link IOException} naming the file when it is missing or
+     * damaged.
+     */
+    static IndexFile open(TrinoInputFile file)
+            throws IOException
+    {
+        String location = file.location().toString();
+        LanceFileMetadata metadata;
+        try {
+            metadata = LanceFileMetadata.read(file);
+        }
+        catch (UnsupportedLanceEncodingException e) {
+            throw new UnsupportedLanceEncodingException("Index file %s: %s".formatted(location, e.getMessage()));
+        }
+        catch (IOException e) {
+            throw new IOException("Cannot read index file %s: %s".formatted(location, e.getMessage()), e);
+        }
+        if (metadata.globalBufferCount() < 1) {
+            throw corrupt(location, "no global buffer holds its schema");
+        }
+        Slice descriptor;
+        try (TrinoInput input = file.newInput()) {
+            long length = file.length();
+            Slice footer = input.readTail(FOOTER_SIZE);
+            long tablePosition = footer.getLong(16);
+            if (tablePosition < 0 || tablePosition > length - FOOTER_SIZE - 16) {
+                throw corrupt(location, "global buffer table at %s lies outside the file of %s bytes".formatted(tablePosition, length));
+            }
+            Slice entry = input.readFully(tablePosition, 16);
+            long position = entry.getLong(0);
+            long size = entry.getLong(8);
+            if (position < 0 || size < 0 || size > length - position || size > 64 * 1024 * 1024) {
+                throw corrupt(location, "schema buffer of %s bytes at %s lies outside the file of %s bytes".formatted(size, position, length));
+            }
+            descriptor = input.readFully(position, toIntExact(size));
+        }
+        IndexFile indexFile = parseSchema(location, metadata, descriptor);
+        if (indexFile.fields.size() != metadata.columns().size()) {
+            throw new UnsupportedLanceEncodingException("Index file %s: %s fields in %s columns, not a flat schema".formatted(location, indexFile.fields.size(), metadata.columns().size()));
+        }
+        return indexFile;
+    }
+
+    /** The file descriptor: {@code Schema schema = 1} holding {@code repeated Field fields = 1} and {@code map<string, bytes> metadata = 5}. */
+    private static IndexFile parseSchema(String location, LanceFileMetadata metadata, Slice descriptor)
+            throws IOException
+    {
+        ImmutableList.Builder<IndexField> fields = ImmutableList.builder();
+        ImmutableMap.Builder<String, String> schemaMetadata = ImmutableMap.builder();
+        try {
+            CodedInputStream file = CodedInputStream.newInstance(descriptor.getBytes());
+            for (int tag = file.readTag(); tag != 0; tag = file.readTag()) {
+                if (tag >>> 3 != 1) {
+                    file.skipField(tag);
+                    continue;
+                }
+                CodedInputStream schema = CodedInputStream.newInstance(file.readByteArray());
+                for (int schemaTag = schema.readTag(); schemaTag != 0; schemaTag = schema.readTag()) {
+                    switch (schemaTag >>> 3) {
+                        case 1 -> {
+                            Field field = Field.parseFrom(schema.readByteArray());
+                            if (field.getParentId() != -1) {
+                                throw new UnsupportedLanceEncodingException("Index file %s: nested field %s".formatted(location, field.getName()));
+                            }
+                            fields.add(new IndexField(field.getName(), field.getLogicalType()));
+                        }
+                        case 5 -> {
+                            CodedInputStream mapEntry = CodedInputStream.newInstance(schema.readByteArray());
+                            String key = "";
+                            String value = "";
+                            for (int entryTag = mapEntry.readTag(); entryTag != 0; entryTag = mapEntry.readTag()) {
+                                switch (entryTag >>> 3) {
+                                    case 1 -> key = mapEntry.readString();
+                                    case 2 -> value = new String(mapEntry.readByteArray(), UTF_8);
+                                    default -> mapEntry.skipField(entryTag);
+                                }
+                            }
+                            schemaMetadata.put(key, value);
+                        }
+                        default -> schema.skipField(schemaTag);
+                    }
+                }
+            }
+        }
+        catch (InvalidProtocolBufferException | IllegalArgumentException e) {
+            throw corrupt(location, "its schema does not parse: " + e.getMessage());
+        }
+        return new IndexFile(location, metadata, fields.build(), schemaMetadata.buildKeepingLast());
+    }
+
+    long rows()
+    {
+        return metadata.columns().isEmpty() ? 0 : metadata.columns().getFirst().rows();
+    }
+
+    /** The physical column of a field, checked against the logical types the index kind stores there. */
+    int column(String name, String... logicalTypes)
+            throws IOException
+    {
+        for (int index = 0; index < fields.size(); index++) {
+            IndexField field = fields.get(index);
+            if (field.name().equals(name)) {
+                if (logicalTypes.length > 0 && !List.of(logicalTypes).contains(field.logicalType())) {
+                    throw corrupt(location, "column %s has type %s, expected %s".formatted(name, field.logicalType(), String.join(" or ", logicalTypes)));
+                }
+                if (metadata.columns().get(index).rows() != rows()) {
+                    throw corrupt(location, "column %s has %s rows, column 0 has %s".formatted(name, metadata.columns().get(index).rows(), rows()));
+                }
+                return index;
+            }
+        }
+        throw corrupt(location, "it has no column " + name);
+    }
+
+    String logicalType(int column)
+    {
+        return fields.get(column).logicalType();
+    }
+
+    /** Rows {@code [rowStart, rowStart + count)} of a column as a block of {@code type}; errors name the file. */
+    Block read(TrinoInput input, int column, Type type, long rowStart, int count)
+            throws IOException
+    {
+        LanceColumn lanceColumn = metadata.columns().get(column);
+        if (rowStart < 0 || count < 0 || rowStart + count > lanceColumn.rows()) {
+            throw corrupt(location, "rows [%s, +%s) of column %s lie outside its %s rows".formatted(rowStart, count, fields.get(column).name(), lanceColumn.rows()));
+        }
+        try {
+            List<Block> parts = new ArrayList<>();
+            for (LanceColumn.PageRows rows : lanceColumn.pagesOf(rowStart, rowStart + count)) {
+                parts.add(readPage(input, lanceColumn.index(), rows, type));
+            }
+            return LanceColumnReader.concat(type, parts, count);
+        }
+        catch (UnsupportedLanceEncodingException e) {
+            UnsupportedLanceEncodingException named = new UnsupportedLanceEncodingException("Index file %s, column %s: %s".formatted(location, fields.get(column).name(), e.getMessage()));
+            named.initCause(e);
+            throw named;
+        }
+        catch (IOException | RuntimeException e) {
+            throw new IOException("Corrupt index file %s, column %s: %s".formatted(location, fields.get(column).name(), e.getMessage()), e);
+        }
+    }
+
+    /**
+     * Rows of one page. A mini-block page is narrowed to the chunks holding the rows first, so a btree page of a few
+     * thousand rows reads those chunks rather than the whole Lance page (which may hold the whole column). A page the
+     * flat reader does not decode (2.2 constant pages with nulls) is tried with the nested reader's level decoding.
+     */
+    private static Block readPage(TrinoInput input, int columnIndex, LanceColumn.PageRows rows, Type type)
+            throws IOException
+    {
+        LancePage page = rows.page();
+        int from = rows.from();
+        int to = rows.to();
+        Optional<NarrowedPage> narrowed = narrowMiniBlock(input, page, from, to);
+        if (narrowed.isPresent()) {
+            page = narrowed.get().page();
+            from -= narrowed.get().firstRow();
+            to -= narrowed.get().firstRow();
+        }
+        LanceColumn single = new LanceColumn(columnIndex, List.of(page));
+        try {
+            return LanceColumnReader.read(input, single, type, from, to - from);
+        }
+        catch (UnsupportedLanceEncodingException e) {
+            if (page.layout().getLayoutCase() != PageLayout.LayoutCase.CONSTANT_LAYOUT) {
+                throw e;
+            }
+            try {
+                return NestedColumnReader.read(input, List.of(single), type, from, to - from);
+            }
+            catch (UnsupportedLanceEncodingException nested) {
+                if (allNull(page)) {
+                    return RunLengthEncodedBlock.create(type, null, to - from);
+                }
+                Optional<Slice> constant = variableWidthConstant(input, page, type);
+                if (constant.isPresent()) {
+                    return RunLengthEncodedBlock.create(type, constant.get(), to - from);
+                }
+                e.addSuppressed(nested);
+                throw e;
+            }
+        }
+    }
+
+    /** A constant page of a flat column without a value and without levels: every row is null (2.2 writes these). */
+    private static boolean allNull(LancePage page)
+    {
+        ConstantLayout layout = page.layout().getConstantLayout();
+        return !layout.hasInlineValue() && layout.getNumDefValues() == 0 && layout.getNumRepValues() == 0
+                && layout.getLayersCount() == 1 && layout.getLayers(0) == RepDefLayer.REPDEF_NULLABLE_ITEM
+                && page.bufferSizes().stream().allMatch(size -> size == 0);
+    }
+
+    /**
+     * A 2.2 constant page of a variable-width value without nulls keeps the value in its one buffer, as observed in
+     * files of lance-core 7.0: {@code u32} part count (2), then per part {@code u32} size and bytes: a {@code u64}
+     * holding the value's length, then the value. Anything else stays unsupported.
+     */
+    private static Optional<Slice> variableWidthConstant(TrinoInput input, LancePage page, Type type)
+            throws IOException
+    {
+        ConstantLayout layout = page.layout().getConstantLayout();
+        if (!(type instanceof VarcharType || type == VarbinaryType.VARBINARY) || layout.hasInlineValue() || layout.getNumDefValues() != 0 || layout.getNumRepValues() != 0
+                || layout.getLayersCount() != 1 || layout.getLayers(0) != RepDefLayer.REPDEF_ALL_VALID_ITEM || page.bufferSizes().size() != 1 || page.bufferSizes().getFirst() > 1 << 20) {
+            return Optional.empty();
+        }
+        Slice buffer = input.readFully(page.bufferPositions().getFirst(), toIntExact(page.bufferSizes().getFirst()));
+        if (buffer.length() < 20 || buffer.getInt(0) != 2 || buffer.getInt(4) != 8) {
+            return Optional.empty();
+        }
+        long length = buffer.getLong(8);
+        if (buffer.getUnsignedInt(16) != length || 20 + length != buffer.length()) {
+            return Optional.empty();
+        }
+        return Optional.of(buffer.slice(20, toIntExact(length)));
+    }
+
+    private record NarrowedPage(LancePage page, long firstRow) {}
+
+    private static Optional<NarrowedPage> narrowMiniBlock(TrinoInput input, LancePage page, int from, int to)
+            throws IOException
+    {
+        if (page.layout().getLayoutCase() != PageLayout.LayoutCase.MINI_BLOCK_LAYOUT || page.bufferPositions().size() < 2) {
+            return Optional.empty();
+        }
+        MiniBlockLayout layout = page.layout().getMiniBlockLayout();
+        // dictionaries and repetition indexes hold counts for the whole page
+        if (layout.hasDictionary() || layout.hasRepCompression() || layout.getRepetitionIndexDepth() > 0 || layout.getNumItems() != page.rows()) {
+            return Optional.empty();
+        }
+        int wordBytes = layout.getHasLargeChunk() ? 4 : 2;
+        long metadataSize = page.bufferSizes().get(0);
+        if (metadataSize > 1 << 20 || metadataSize % wordBytes != 0) {
+            return Optional.empty();
+        }
+        Slice words = input.readFully(page.bufferPositions().get(0), toIntExact(metadataSize));
+        int chunkCount = toIntExact(metadataSize / wordBytes);
+        long itemStart = 0;
+        long byteStart = 0;
+        int firstChunk = -1;
+        long firstItem = 0;
+        long firstByte = 0;
+        int lastChunk = -1;
+        long lastItemEnd = 0;
+        long lastByteEnd = 0;
+        for (int chunk = 0; chunk < chunkCount && itemStart < to; chunk++) {
+            long word = wordBytes == 4 ? words.getUnsignedInt(chunk * 4) : words.getUnsignedShort(chunk * 2);
+            long chunkBytes = ((word >>> 4) + 1) * 8;
+            // the last chunk records no count: it holds the remaining items
+            long values = chunk == chunkCount - 1 ? layout.getNumItems() - itemStart : 1L << (word & 0xF);
+            long itemEnd = itemStart + values;
+            if (itemEnd > from && firstChunk < 0) {
+                firstChunk = chunk;
+                firstItem = itemStart;
+                firstByte = byteStart;
+            }
+            if (firstChunk >= 0) {
+                lastChunk = chunk;
+                lastItemEnd = itemEnd;
+                lastByteEnd = byteStart + chunkBytes;
+            }
+            itemStart = itemEnd;
+            byteStart += chunkBytes;
+        }
+        if (firstChunk < 0 || lastItemEnd < to || lastByteEnd > page.bufferSizes().get(1) || (firstChunk == 0 && lastChunk == chunkCount - 1)) {
+            // the whole page, or chunk sizes that do not add up: the page reader decides
+            return Optional.empty();
+        }
+        List<Long> positions = new ArrayList<>(page.bufferPositions());
+        List<Long> sizes = new ArrayList<>(page.bufferSizes());
+        positions.set(0, page.bufferPositions().get(0) + (long) firstChunk * wordBytes);
+        sizes.set(0, (long) (lastChunk - firstChunk + 1) * wordBytes);
+        positions.set(1, page.bufferPositions().get(1) + firstByte);
+        sizes.set(1, lastByteEnd - firstByte);
+        long items = lastItemEnd - firstItem;
+        PageLayout narrowedLayout = page.layout().toBuilder().setMiniBlockLayout(layout.toBuilder().setNumItems(items)).build();
+        return Optional.of(new NarrowedPage(new LancePage(items, positions, sizes, narrowedLayout), firstItem));
+    }
+
+    long retainedBytes()
+    {
+        long bytes = 256 + location.length() * 2L;
+        for (LanceColumn column : metadata.columns()) {
+            for (LancePage page : column.pages()) {
+                bytes += 96 + 32L * page.bufferPositions().size() + page.layout().getSerializedSize();
+            }
+        }
+        return bytes;
+    }
+
+    static IOException corrupt(String location, String problem)
+    {
+        return new IOException("Corrupt index file %s: %s".formatted(location, problem));
+    }
+}
