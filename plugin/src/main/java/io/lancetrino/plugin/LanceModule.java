@@ -29,6 +29,7 @@ import io.lancetrino.procedures.TagOperations;
 import io.lancetrino.split.LanceConfig;
 import io.lancetrino.split.LancePageSourceProvider;
 import io.lancetrino.split.LanceSplitManager;
+import io.lancetrino.split.index.ScalarIndexLookup;
 import io.lancetrino.split.LanceTables;
 import io.lancetrino.split.fs.LanceFileSystems;
 
@@ -44,6 +45,7 @@ public final class LanceModule
         binder.bind(LanceFileSystems.class).in(Scopes.SINGLETON);
         binder.bind(LanceTables.class).in(Scopes.SINGLETON);
         binder.bind(LanceCatalog.class).in(Scopes.SINGLETON);
+        binder.bind(ScalarIndexLookup.class).in(Scopes.SINGLETON);
         binder.bind(LanceSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(LancePageSourceProvider.class).in(Scopes.SINGLETON);
         binder.bind(TableCommits.class).in(Scopes.SINGLETON);

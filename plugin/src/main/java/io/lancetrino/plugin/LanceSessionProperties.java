@@ -6,11 +6,13 @@ import io.lancetrino.procedures.CleanupOperations;
 import io.lancetrino.split.LanceConfig;
 import io.lancetrino.split.LanceFileReaderType;
 import io.lancetrino.split.LancePageSourceProvider;
+import io.lancetrino.split.LanceSplitManager;
 import io.trino.spi.session.PropertyMetadata;
 
 import java.util.List;
 
 import static io.trino.plugin.base.session.PropertyMetadataUtil.durationProperty;
+import static io.trino.spi.session.PropertyMetadata.booleanProperty;
 import static io.trino.spi.session.PropertyMetadata.enumProperty;
 
 public final class LanceSessionProperties
@@ -31,6 +33,11 @@ public final class LanceSessionProperties
                         "Reader of data files: JAVA (falls back to the SDK per file and column) or SDK",
                         LanceFileReaderType.class,
                         config.getFileReader(),
+                        false),
+                booleanProperty(
+                        LanceSplitManager.USE_SCALAR_INDEX_PROPERTY,
+                        "Answer filters from the table's scalar indexes (btree, bitmap, zonemap) where they cover the fragments; false scans",
+                        true,
                         false));
     }
 

@@ -24,6 +24,7 @@ public class LanceConfig
     private int maxSplitRows = 1 << 20;
     private int readBatchRows = 8192;
     private DataSize manifestCacheSize = DataSize.of(256, MEGABYTE);
+    private DataSize indexCacheSize = DataSize.of(256, MEGABYTE);
     private DataSize readerMemoryLimit = DataSize.of(2048, MEGABYTE);
     private Duration dynamicFilteringWaitTimeout = new Duration(1, SECONDS);
     private Duration cleanupMinRetention = new Duration(7, DAYS);
@@ -85,6 +86,20 @@ public class LanceConfig
     public LanceConfig setManifestCacheSize(DataSize manifestCacheSize)
     {
         this.manifestCacheSize = manifestCacheSize;
+        return this;
+    }
+
+    @NotNull
+    public DataSize getIndexCacheSize()
+    {
+        return indexCacheSize;
+    }
+
+    @Config("lance.index-cache-size")
+    @ConfigDescription("Memory for what scalar index lookups reuse (page lookups, bitmaps, zone maps); 0B turns the cache off")
+    public LanceConfig setIndexCacheSize(DataSize indexCacheSize)
+    {
+        this.indexCacheSize = indexCacheSize;
         return this;
     }
 

@@ -35,6 +35,8 @@ public enum LanceErrorCode
     LANCE_INDEX_NOT_FOUND(20, USER_ERROR),
     /** the Lance SDK failed to build or optimize an index; the table is unchanged */
     LANCE_INDEX_BUILD_FAILED(21, EXTERNAL),
+    /** an index file a query would use is missing or damaged; use_scalar_index = false reads around it */
+    LANCE_BAD_INDEX(22, EXTERNAL),
     /**/;
 
     private final ErrorCode errorCode;

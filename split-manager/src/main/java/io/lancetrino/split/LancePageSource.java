@@ -53,6 +53,9 @@ public final class LancePageSource
 {
     // below this average length of the surviving row ranges, reading everything and dropping deleted rows is faster
     private static final int MIN_AVERAGE_RANGE_ROWS = 1024;
+    // selected rows this close are read as one range: values are decoded a chunk at a time anyway, and Trino's filter
+    // drops the rows between
+    private static final int INDEXED_ROWS_MERGE_GAP = 256;
 
     private final LanceSplit split;
     private final List<LanceColumnHandle> columns;
@@ -308,7 +311,11 @@ public final class LancePageSource
         List<Range> ranges = survivingRanges(deleted);
         int start = Math.toIntExact(split.startRow());
         int end = Math.toIntExact(split.endRow());
-        if (mayReadDeletedRows && ranges.size() > 1 && ranges.size() > (end - start) / MIN_AVERAGE_RANGE_ROWS) {
+        if (split.indexedRows().isPresent()) {
+            // the rows an index selected, near ones read together; deleted rows stay out
+            ranges = RowRanges.intersect(ranges, RowRanges.covering(split.indexedRows().get().bitmap(), INDEXED_ROWS_MERGE_GAP));
+        }
+        else if (mayReadDeletedRows && ranges.size() > 1 && ranges.size() > (end - start) / MIN_AVERAGE_RANGE_ROWS) {
             ranges = List.of(Range.of(start, end));
             deletedRows = deleted;
         }
@@ -499,7 +506,9 @@ public final class LancePageSource
                 "javaReaderPredicateColumns", new LongCount(javaPredicateStreams.size() - predicatesFellBack),
                 "sdkPredicateColumns", new LongCount(sdkPredicateColumns + predicatesFellBack),
                 "coalescedReads", new LongCount(coalescedReads.values().stream().mapToLong(CoalescedReads::readCount).sum()),
-                "coalescedReadBytes", new LongCount(coalescedReads.values().stream().mapToLong(CoalescedReads::readBytes).sum())));
+                "coalescedReadBytes", new LongCount(coalescedReads.values().stream().mapToLong(CoalescedReads::readBytes).sum()),
+                "scalarIndexSplits", new LongCount(split.indexedRows().isPresent() ? 1 : 0),
+                "scalarIndexSplitRowsSkipped", new LongCount(split.indexedRows().map(IndexedRows::rowsSkipped).orElse(0L))));
     }
 
     @Override

@@ -18,6 +18,7 @@ import static java.util.Objects.requireNonNull;
  * @param onlyRowsDeletedBy when set, another deletion file of the same fragment (usually the one of a later version):
  * only the rows it deletes and {@code deletionFile} does not are read. With the split from the earlier version and the
  * later version's file, these are the rows the later version deleted, as they were ({@code table_changes}' deletes)
+ * @param indexedRows when set, the only rows of the range scalar indexes let through
  */
 public record LanceSplit(
         String table,
@@ -29,11 +30,13 @@ public record LanceSplit(
         long physicalRows,
         long deletedRows,
         DatasetVersion dataset,
-        Optional<String> onlyRowsDeletedBy)
+        Optional<String> onlyRowsDeletedBy,
+        Optional<IndexedRows> indexedRows)
         implements ConnectorSplit
 {
     public LanceSplit
     {
+        requireNonNull(indexedRows, "indexedRows is null");
         requireNonNull(onlyRowsDeletedBy, "onlyRowsDeletedBy is null");
         requireNonNull(table, "table is null");
         dataFiles = ImmutableList.copyOf(dataFiles);
@@ -44,7 +47,7 @@ public record LanceSplit(
 
     public LanceSplit(String table, long fragmentId, List<LanceDataFile> dataFiles, long startRow, long endRow, Optional<String> deletionFile, long physicalRows, long deletedRows, DatasetVersion dataset)
     {
-        this(table, fragmentId, dataFiles, startRow, endRow, deletionFile, physicalRows, deletedRows, dataset, Optional.empty());
+        this(table, fragmentId, dataFiles, startRow, endRow, deletionFile, physicalRows, deletedRows, dataset, Optional.empty(), Optional.empty());
     }
 
     /**
@@ -52,7 +55,15 @@ public record LanceSplit(
      */
     public LanceSplit selectingRowsDeletedBy(String otherDeletionFile)
     {
-        return new LanceSplit(table, fragmentId, dataFiles, startRow, endRow, deletionFile, physicalRows, deletedRows, dataset, Optional.of(otherDeletionFile));
+        return new LanceSplit(table, fragmentId, dataFiles, startRow, endRow, deletionFile, physicalRows, deletedRows, dataset, Optional.of(otherDeletionFile), indexedRows);
+    }
+
+    /**
+     * Rows {@code [startRow, endRow)} of which only those the indexes selected are read.
+     */
+    public LanceSplit withIndexedRows(long startRow, long endRow, IndexedRows rows)
+    {
+        return new LanceSplit(table, fragmentId, dataFiles, startRow, endRow, deletionFile, physicalRows, deletedRows, dataset, onlyRowsDeletedBy, Optional.of(rows));
     }
 
     /**
@@ -77,6 +88,6 @@ public record LanceSplit(
     @Override
     public long getRetainedSizeInBytes()
     {
-        return 256L + dataFiles.size() * 256L;
+        return 256L + dataFiles.size() * 256L + indexedRows.map(rows -> rows.rows().length).orElse(0);
     }
 }

@@ -13,6 +13,15 @@ import io.lancetrino.metadata.proto.DataFile;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.split.changes.LanceTableChangesHandle;
 import io.lancetrino.split.changes.TableChanges;
+import io.lancetrino.split.index.IndexSelection;
+import io.lancetrino.split.index.ScalarIndexLookup;
+import io.trino.plugin.base.metrics.LongCount;
+import io.trino.spi.TrinoException;
+import io.trino.spi.metrics.Metric;
+import io.trino.spi.metrics.Metrics;
+import org.roaringbitmap.RoaringBitmap;
+import com.google.common.collect.ImmutableMap;
+import java.util.Optional;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplit;
@@ -28,19 +37,30 @@ import java.util.Set;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Maps fragments to splits from the manifest alone: no data file is opened and no native code runs here.
+ * Maps fragments to splits from the manifest, and from scalar indexes when the scan has a predicate an index answers
+ * (then fragments with no matching row get no split, and the others read only the rows the index selected). No data
+ * file is opened and no native code runs here.
  */
 public final class LanceSplitManager
         implements ConnectorSplitManager
 {
+    public static final String USE_SCALAR_INDEX_PROPERTY = "use_scalar_index";
+
     private final LanceTables tables;
+    private final ScalarIndexLookup indexLookup;
     private final int maxSplitRows;
     private final long dynamicFilteringWaitMillis;
 
-    @Inject
     public LanceSplitManager(LanceTables tables, LanceConfig config)
     {
+        this(tables, new ScalarIndexLookup(config), config);
+    }
+
+    @Inject
+    public LanceSplitManager(LanceTables tables, ScalarIndexLookup indexLookup, LanceConfig config)
+    {
         this.tables = requireNonNull(tables, "tables is null");
+        this.indexLookup = requireNonNull(indexLookup, "indexLookup is null");
         this.maxSplitRows = config.getMaxSplitRows();
         this.dynamicFilteringWaitMillis = config.getDynamicFilteringWaitTimeout().toMillis();
     }
@@ -64,21 +84,33 @@ public final class LanceSplitManager
         }
         LanceTableHandle handle = (LanceTableHandle) tableHandle;
         TableSnapshot snapshot;
+        IndexSelection selection;
         try {
-            snapshot = tables.open(session.getIdentity(), handle.tableRoot(), handle.schemaTableName().toString())
-                    .snapshot(handle.branch(), handle.version());
+            LanceTable table = tables.open(session.getIdentity(), handle.tableRoot(), handle.schemaTableName().toString());
+            snapshot = table.snapshot(handle.branch(), handle.version());
+            selection = useScalarIndex(session) ? indexLookup.select(handle.toString(), snapshot, table.fileSystem(), handle.constraint()) : IndexSelection.none();
         }
         catch (LanceTableException e) {
             throw LanceErrorCode.toTrinoException(e);
         }
-        return new LanceSplitSource(planSplits(handle, snapshot), dynamicFilterColumns.isEmpty() ? 0 : dynamicFilteringWaitMillis);
+        PlannedSplits planned = planSplits(handle, snapshot, selection);
+        return new LanceSplitSource(planned.splits(), dynamicFilterColumns.isEmpty() ? 0 : dynamicFilteringWaitMillis, planned.metrics());
     }
 
     List<ConnectorSplit> planSplits(LanceTableHandle handle, TableSnapshot snapshot)
     {
+        return planSplits(handle, snapshot, IndexSelection.none()).splits();
+    }
+
+    record PlannedSplits(List<ConnectorSplit> splits, Metrics metrics) {}
+
+    private PlannedSplits planSplits(LanceTableHandle handle, TableSnapshot snapshot, IndexSelection selection)
+    {
         ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
         long remaining = handle.limit().orElse(Long.MAX_VALUE);
         String table = handle.toString();
+        long fragmentsSkipped = 0;
+        long rowsSkipped = 0;
         try {
             for (DataFragment fragment : snapshot.manifest().getFragmentsList()) {
                 if (remaining <= 0) {
@@ -86,9 +118,25 @@ public final class LanceSplitManager
                 }
                 LanceSplit whole = fragmentSplit(table, snapshot, fragment);
                 long physicalRows = whole.physicalRows();
+                Optional<RoaringBitmap> indexed = selection.rows(fragment.getId());
+                if (indexed.isPresent() && indexed.get().isEmpty()) {
+                    fragmentsSkipped++;
+                    rowsSkipped += physicalRows;
+                    continue;
+                }
                 for (long start = 0; start < physicalRows && remaining > 0; start += maxSplitRows) {
                     long end = Math.min(physicalRows, start + maxSplitRows);
-                    splits.add(new LanceSplit(table, fragment.getId(), whole.dataFiles(), start, end, whole.deletionFile(), physicalRows, whole.deletedRows(), whole.dataset()));
+                    LanceSplit split = new LanceSplit(table, fragment.getId(), whole.dataFiles(), start, end, whole.deletionFile(), physicalRows, whole.deletedRows(), whole.dataset());
+                    if (indexed.isPresent()) {
+                        RoaringBitmap rows = RoaringBitmap.and(indexed.get(), RoaringBitmap.bitmapOfRange(start, end));
+                        rowsSkipped += end - start - rows.getLongCardinality();
+                        if (!rows.isEmpty()) {
+                            // only the range the selected rows span is read
+                            splits.add(split.withIndexedRows(rows.first(), rows.last() + 1L, IndexedRows.of(selection.indexes(), rows, end - start - rows.getLongCardinality())));
+                        }
+                        continue;
+                    }
+                    splits.add(split);
                     // deletions are not located per range here, so count only rows that surely survive
                     remaining -= Math.max(0, end - start - whole.deletedRows());
                 }
@@ -97,7 +145,32 @@ public final class LanceSplitManager
         catch (LanceTableException e) {
             throw LanceErrorCode.toTrinoException(e);
         }
-        return splits.build();
+        return new PlannedSplits(splits.build(), metrics(selection, fragmentsSkipped, rowsSkipped));
+    }
+
+    private static Metrics metrics(IndexSelection selection, long fragmentsSkipped, long rowsSkipped)
+    {
+        if (selection.indexes().isEmpty()) {
+            return Metrics.EMPTY;
+        }
+        ImmutableMap.Builder<String, Metric<?>> metrics = ImmutableMap.builder();
+        selection.indexes().forEach(index -> metrics.put("scalarIndex:" + index, new LongCount(selection.rowsByFragment().size())));
+        metrics.put("scalarIndexFragmentsSkipped", new LongCount(fragmentsSkipped));
+        metrics.put("scalarIndexRowsSkipped", new LongCount(rowsSkipped));
+        metrics.put("scalarIndexBytesRead", new LongCount(selection.bytesRead()));
+        metrics.put("scalarIndexLookupMillis", new LongCount(selection.lookupNanos() / 1_000_000));
+        return new Metrics(metrics.buildKeepingLast());
+    }
+
+    private static boolean useScalarIndex(ConnectorSession session)
+    {
+        try {
+            return session.getProperty(USE_SCALAR_INDEX_PROPERTY, Boolean.class);
+        }
+        catch (TrinoException e) {
+            // sessions made outside the engine do not know the connector's properties
+            return true;
+        }
     }
 
     /**

@@ -4,6 +4,7 @@ import com.google.common.collect.ImmutableList;
 import io.trino.spi.connector.ConnectorSplit;
 import io.trino.spi.connector.ConnectorSplitSource;
 import io.trino.spi.connector.DynamicFilterSnapshot;
+import io.trino.spi.metrics.Metrics;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -19,10 +20,17 @@ final class LanceSplitSource
 {
     private final List<ConnectorSplit> splits;
     private final long waitTimeoutMillis;
+    private final Metrics metrics;
     private int next;
 
     LanceSplitSource(List<ConnectorSplit> splits, long waitTimeoutMillis)
     {
+        this(splits, waitTimeoutMillis, Metrics.EMPTY);
+    }
+
+    LanceSplitSource(List<ConnectorSplit> splits, long waitTimeoutMillis, Metrics metrics)
+    {
+        this.metrics = requireNonNull(metrics, "metrics is null");
         this.splits = ImmutableList.copyOf(requireNonNull(splits, "splits is null"));
         this.waitTimeoutMillis = waitTimeoutMillis;
     }
@@ -51,6 +59,13 @@ final class LanceSplitSource
     public long getRequestedDynamicFilterWaitTimeoutMillis()
     {
         return waitTimeoutMillis;
+    }
+
+    /** What planning did, such as which scalar indexes answered; EXPLAIN ANALYZE VERBOSE shows it. */
+    @Override
+    public Metrics getMetrics()
+    {
+        return metrics;
     }
 
     @Override
