@@ -117,6 +117,25 @@ final class TestLanceScalarIndexReads
     }
 
     @Test
+    void testLabelListAnswersContainsAndOverlap()
+    {
+        assertUpdate("CREATE TABLE labelled (id bigint, tags array(varchar), codes array(bigint)) WITH (max_rows_per_file = 2000)");
+        assertUpdate("""
+                INSERT INTO labelled SELECT x, IF(x % 17 = 0, NULL, ARRAY['t' || CAST(x % 5 AS varchar), 'u' || CAST(x % 3 AS varchar)]), ARRAY[x % 7, x % 11]
+                FROM UNNEST(sequence(0, 5999)) t(x)""", 6000);
+        computeActual("ALTER TABLE labelled EXECUTE create_index(column => 'tags', index_type => 'label_list')");
+        computeActual("ALTER TABLE labelled EXECUTE create_index(column => 'codes', index_type => 'label_list')");
+        assertUpdate("INSERT INTO labelled VALUES (9000, ARRAY['t1', 'zz'], ARRAY[3]), (9001, ARRAY[NULL, 't2'], NULL)", 2);
+        assertUpdate("DELETE FROM labelled WHERE id % 50 = 1", 121);
+        for (String filter : List.of("contains(tags, 't1')", "contains(tags, 'u2') AND contains(tags, 't4')", "arrays_overlap(tags, ARRAY['t0', 'zz'])",
+                "arrays_overlap(ARRAY['u1'], tags) AND id < 3000", "contains(codes, 3)", "arrays_overlap(codes, ARRAY[BIGINT '10', 20])", "contains(tags, 'none')")) {
+            assertSameAsScan("labelled", filter, filter);
+        }
+        String plan = (String) computeActual("EXPLAIN ANALYZE VERBOSE SELECT id FROM labelled WHERE contains(tags, 't1')").getOnlyValue();
+        assertThat(plan).contains("scalarIndex:tags_idx");
+    }
+
+    @Test
     void testDamagedIndexFilesFailNamingTheIndex()
             throws IOException
     {

@@ -21,6 +21,8 @@ import io.lancetrino.plugin.write.RowChangeStatement;
 import io.lancetrino.plugin.write.SchemaChanges;
 import io.lancetrino.plugin.write.TableWrites;
 import io.lancetrino.procedures.BranchOperations;
+import com.google.common.collect.ImmutableList;
+import io.lancetrino.split.LabelPredicate;
 import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.split.LanceErrorCode;
 import io.lancetrino.split.LanceTableHandle;
@@ -308,10 +310,14 @@ public final class LanceMetadata
         }
         TupleDomain<LanceColumnHandle> narrowed = handle.constraint()
                 .intersect(constraint.getSummary().transformKeys(LanceColumnHandle.class::cast));
-        if (narrowed.equals(handle.constraint())) {
+        List<LabelPredicate> labels = ImmutableList.<LabelPredicate>builder()
+                .addAll(handle.labelPredicates())
+                .addAll(LabelFilters.extract(constraint.getExpression(), constraint.getAssignments()).stream().filter(label -> !handle.labelPredicates().contains(label)).toList())
+                .build();
+        if (narrowed.equals(handle.constraint()) && labels.equals(handle.labelPredicates())) {
             return Optional.empty();
         }
-        return Optional.of(new ConstraintApplicationResult<>(handle.withConstraint(narrowed), constraint.getSummary(), constraint.getExpression(), false));
+        return Optional.of(new ConstraintApplicationResult<>(handle.withConstraint(narrowed).withLabelPredicates(labels), constraint.getSummary(), constraint.getExpression(), false));
     }
 
     @Override

@@ -88,7 +88,7 @@ public final class LanceSplitManager
         try {
             LanceTable table = tables.open(session.getIdentity(), handle.tableRoot(), handle.schemaTableName().toString());
             snapshot = table.snapshot(handle.branch(), handle.version());
-            selection = useScalarIndex(session) ? indexLookup.select(handle.toString(), snapshot, table.fileSystem(), handle.constraint()) : IndexSelection.none();
+            selection = useScalarIndex(session) ? indexLookup.select(handle.toString(), snapshot, table.fileSystem(), handle.constraint(), handle.labelPredicates()) : IndexSelection.none();
         }
         catch (LanceTableException e) {
             throw LanceErrorCode.toTrinoException(e);

@@ -1,11 +1,13 @@
 package io.lancetrino.split;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.google.common.collect.ImmutableList;
 import io.lancetrino.metadata.TableSnapshot;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.predicate.TupleDomain;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -16,6 +18,7 @@ import static java.util.Objects.requireNonNull;
  *
  * @param branch empty for main
  * @param limit rows the query needs at most, when no filter applies
+ * @param labelPredicates filters on array columns, implied by the query's filter, that a label_list index may answer
  */
 public record LanceTableHandle(
         SchemaTableName schemaTableName,
@@ -23,11 +26,13 @@ public record LanceTableHandle(
         Optional<String> branch,
         long version,
         OptionalLong limit,
-        TupleDomain<LanceColumnHandle> constraint)
+        TupleDomain<LanceColumnHandle> constraint,
+        List<LabelPredicate> labelPredicates)
         implements ConnectorTableHandle
 {
     public LanceTableHandle
     {
+        labelPredicates = ImmutableList.copyOf(labelPredicates);
         requireNonNull(schemaTableName, "schemaTableName is null");
         requireNonNull(tableRoot, "tableRoot is null");
         requireNonNull(branch, "branch is null");
@@ -37,12 +42,12 @@ public record LanceTableHandle(
 
     public static LanceTableHandle of(SchemaTableName name, TableSnapshot snapshot)
     {
-        return new LanceTableHandle(name, snapshot.tableRoot(), snapshot.branch(), snapshot.version(), OptionalLong.empty(), TupleDomain.all());
+        return new LanceTableHandle(name, snapshot.tableRoot(), snapshot.branch(), snapshot.version(), OptionalLong.empty(), TupleDomain.all(), List.of());
     }
 
     public LanceTableHandle withLimit(long limit)
     {
-        return new LanceTableHandle(schemaTableName, tableRoot, branch, version, OptionalLong.of(limit), constraint);
+        return new LanceTableHandle(schemaTableName, tableRoot, branch, version, OptionalLong.of(limit), constraint, labelPredicates);
     }
 
     /**
@@ -51,7 +56,13 @@ public record LanceTableHandle(
      */
     public LanceTableHandle withConstraint(TupleDomain<LanceColumnHandle> constraint)
     {
-        return new LanceTableHandle(schemaTableName, tableRoot, branch, version, limit, constraint);
+        return new LanceTableHandle(schemaTableName, tableRoot, branch, version, limit, constraint, labelPredicates);
+    }
+
+    /** With filters on array columns a label_list index may answer; Trino still applies them. */
+    public LanceTableHandle withLabelPredicates(List<LabelPredicate> labelPredicates)
+    {
+        return new LanceTableHandle(schemaTableName, tableRoot, branch, version, limit, constraint, labelPredicates);
     }
 
     @JsonIgnore

@@ -5,6 +5,7 @@ import io.lancetrino.file.UnsupportedLanceEncodingException;
 import io.lancetrino.index.IndexAnswer;
 import io.lancetrino.index.IndexCache;
 import io.lancetrino.index.IndexFiles;
+import io.lancetrino.index.LabelListIndexReader;
 import io.lancetrino.index.RowAddresses;
 import io.lancetrino.index.ScalarIndexReader;
 import io.lancetrino.index.ScalarIndexes;
@@ -18,15 +19,18 @@ import io.lancetrino.metadata.index.IndexSegments;
 import io.lancetrino.metadata.index.TableIndexes;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.proto.IndexMetadata;
+import io.lancetrino.split.LabelPredicate;
 import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.split.LanceConfig;
 import io.lancetrino.split.fs.LanceFileSystems;
 import io.trino.spi.TrinoException;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.TupleDomain;
+import io.trino.spi.type.ArrayType;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -69,7 +73,12 @@ public final class ScalarIndexLookup
 
     public IndexSelection select(String table, TableSnapshot snapshot, TableFileSystem fileSystem, TupleDomain<LanceColumnHandle> constraint)
     {
-        if (constraint.isAll() || constraint.isNone() || (snapshot.manifest().getReaderFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0) {
+        return select(table, snapshot, fileSystem, constraint, List.of());
+    }
+
+    public IndexSelection select(String table, TableSnapshot snapshot, TableFileSystem fileSystem, TupleDomain<LanceColumnHandle> constraint, List<LabelPredicate> labelPredicates)
+    {
+        if ((constraint.isAll() && labelPredicates.isEmpty()) || constraint.isNone() || (snapshot.manifest().getReaderFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0) {
             // with stable row ids an index holds row ids, not addresses
             return IndexSelection.none();
         }
@@ -83,24 +92,45 @@ public final class ScalarIndexLookup
         Map<Long, RoaringBitmap> selected = new HashMap<>();
         List<String> used = new ArrayList<>();
         long bytesRead = 0;
+        List<Lookup> lookups = new ArrayList<>();
         for (Map.Entry<LanceColumnHandle, Domain> entry : constraint.getDomains().orElseThrow().entrySet()) {
             LanceColumnHandle column = entry.getKey();
-            if (entry.getValue().isAll() || column.isRowAddress()) {
+            Domain domain = entry.getValue();
+            if (domain.isAll() || column.isRowAddress()) {
                 continue;
             }
-            List<IndexSegments> candidates = indexes.stream()
+            indexes.stream()
                     .filter(index -> index.fieldIds().equals(List.of(column.fieldId())) && USABLE.contains(index.kind()) && ScalarIndexes.supports(index.kind(), column.type()))
                     // exact answers first
                     .sorted(Comparator.comparing(index -> index.kind() == IndexKind.ZONEMAP))
-                    .toList();
-            for (IndexSegments index : candidates) {
-                Optional<Answer> answer = answer(table, snapshot, fileSystem, fragments, index, column, entry.getValue());
-                if (answer.isPresent()) {
-                    answer.get().rows().forEach((fragment, rows) -> selected.merge(fragment, rows, (left, right) -> RoaringBitmap.and(left, right)));
-                    used.add(index.name());
-                    bytesRead += answer.get().bytesRead();
-                    break;
-                }
+                    .map(index -> new Lookup(index, (segment, files) -> ScalarIndexes.open(segment, files, column.type(), cache).map(reader -> search(reader, domain))))
+                    .forEach(lookups::add);
+            lookups.add(null);
+        }
+        for (LabelPredicate predicate : labelPredicates) {
+            indexes.stream()
+                    .filter(index -> index.fieldIds().equals(List.of(predicate.column().fieldId())) && index.kind() == IndexKind.LABEL_LIST)
+                    .map(index -> new Lookup(index, (segment, files) -> ScalarIndexes.openLabelList(files, (ArrayType) predicate.column().type(), cache)
+                            .map(reader -> searchLabels(reader, predicate))))
+                    .forEach(lookups::add);
+            lookups.add(null);
+        }
+        // the candidates of one predicate, then null: the first candidate that answers wins
+        boolean answeredPredicate = false;
+        for (Lookup lookup : lookups) {
+            if (lookup == null) {
+                answeredPredicate = false;
+                continue;
+            }
+            if (answeredPredicate) {
+                continue;
+            }
+            Optional<Answer> answer = answer(table, snapshot, fileSystem, fragments, lookup);
+            if (answer.isPresent()) {
+                answer.get().rows().forEach((fragment, rows) -> selected.merge(fragment, rows, (left, right) -> RoaringBitmap.and(left, right)));
+                used.add(lookup.index().name());
+                bytesRead += answer.get().bytesRead();
+                answeredPredicate = true;
             }
         }
         return new IndexSelection(selected, used, bytesRead, System.nanoTime() - start);
@@ -108,11 +138,42 @@ public final class ScalarIndexLookup
 
     private record Answer(Map<Long, RoaringBitmap> rows, long bytesRead) {}
 
+    /** One index that may answer one predicate. */
+    private record Lookup(IndexSegments index, SegmentSearch search) {}
+
+    private interface SegmentSearch
+    {
+        /** The segment's answer, or empty when this connector does not read such a segment. */
+        Optional<IndexAnswer> search(IndexMetadata segment, IndexFiles files)
+                throws IOException;
+    }
+
+    private static IndexAnswer search(ScalarIndexReader reader, Domain domain)
+    {
+        try {
+            return reader.search(domain);
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static IndexAnswer searchLabels(LabelListIndexReader reader, LabelPredicate predicate)
+    {
+        try {
+            return reader.searchLabels(predicate.nativeLabels(), predicate.all());
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /**
      * The rows each covered fragment may match, or empty when no segment of the index could be read by this connector.
      */
-    private Optional<Answer> answer(String table, TableSnapshot snapshot, TableFileSystem fileSystem, Map<Long, DataFragment> fragments, IndexSegments index, LanceColumnHandle column, Domain domain)
+    private Optional<Answer> answer(String table, TableSnapshot snapshot, TableFileSystem fileSystem, Map<Long, DataFragment> fragments, Lookup lookup)
     {
+        IndexSegments index = lookup.index();
         Map<Long, RoaringBitmap> rows = new HashMap<>();
         long bytesRead = 0;
         boolean answered = false;
@@ -136,15 +197,18 @@ public final class ScalarIndexLookup
                     .orElseThrow(() -> new UnsupportedLanceEncodingException("index files at %s cannot be opened by the Java reader".formatted(directory)));
             IndexAnswer result;
             try {
-                Optional<ScalarIndexReader> reader = ScalarIndexes.open(segment, files, column.type(), cache);
-                if (reader.isEmpty()) {
+                Optional<IndexAnswer> found = lookup.search().search(segment, files);
+                if (found.isEmpty()) {
                     continue;
                 }
-                result = reader.get().search(domain);
+                result = found.get();
             }
             catch (UnsupportedLanceEncodingException e) {
                 // e.g. index files in format 2.0: these fragments are scanned
                 continue;
+            }
+            catch (TrinoException e) {
+                throw e;
             }
             catch (IOException | RuntimeException e) {
                 throw new TrinoException(LANCE_BAD_INDEX, "Table %s %s: cannot read index %s (%s) in %s: %s; SET SESSION <catalog>.use_scalar_index = false reads the table without it"
