@@ -117,6 +117,23 @@ final class TestLanceScalarIndexReads
     }
 
     @Test
+    void testBranchesAndClonesUseTheIndexFilesTheyInherit()
+    {
+        sdkTable("origin", "2.2");
+        assertUpdate("CREATE BRANCH dev IN TABLE origin");
+        assertUpdate("INSERT INTO origin @ dev VALUES (50000, 1, 'c1', 1.0, DATE '2021-01-01')", 1);
+        assertUpdate("CALL lance.system.shallow_clone('lab', 'origin', 'lab', 'origin_clone')");
+        assertUpdate("DELETE FROM origin_clone WHERE id BETWEEN 100 AND 200", 93);
+        for (String table : List.of("origin FOR VERSION AS OF 'dev'", "origin_clone")) {
+            for (String filter : List.of("id = 150", "id = 12345", "id = 50000", "cat = 'c2' AND k < 100")) {
+                assertSameAsScan(table, filter, table + ": " + filter);
+            }
+            assertThat((String) computeActual("EXPLAIN ANALYZE VERBOSE SELECT * FROM %s WHERE id = 12345".formatted(table)).getOnlyValue())
+                    .as(table).contains("scalarIndex:id_idx");
+        }
+    }
+
+    @Test
     void testLabelListAnswersContainsAndOverlap()
     {
         assertUpdate("CREATE TABLE labelled (id bigint, tags array(varchar), codes array(bigint)) WITH (max_rows_per_file = 2000)");
