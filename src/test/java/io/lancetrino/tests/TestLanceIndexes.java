@@ -190,6 +190,9 @@ final class TestLanceIndexes
         Path table = warehouse.resolve(SCHEMA).resolve("written.lance");
         sdkCreateIndex(table, "id", IndexType.BTREE, "id_idx");
         sdkCreateIndex(table, "cat", IndexType.BITMAP, "cat_idx");
+        sdkCreateIndex(table, "score", IndexType.ZONEMAP, "score_idx");
+        sdkCreateIndex(table, "tags", IndexType.LABEL_LIST, "tags_idx");
+        sdkCreateIndex(table, "body", IndexType.NGRAM, "body_idx");
         Random random = new Random(7);
         for (int step = 0; step < 6; step++) {
             int pivot = random.nextInt(1000);
@@ -203,7 +206,8 @@ final class TestLanceIndexes
                 case 4 -> computeActual("ALTER TABLE written EXECUTE optimize(target_rows_per_fragment => 600)");
                 default -> computeActual("ALTER TABLE written EXECUTE optimize_indexes(name => 'cat_idx')");
             }
-            assertSdkIndexedEqualsFlat(table, List.of("id = 17", "id IN (3, 250, 999, 2120, 5000)", "id BETWEEN 100 AND 600", "cat = 'c3'", "cat IN ('c5', 'c9')", "cat IS NULL"));
+            assertSdkIndexedEqualsFlat(table, List.of("id = 17", "id IN (3, 250, 999, 2120, 5000)", "id BETWEEN 100 AND 600", "cat = 'c3'", "cat IN ('c5', 'c9')", "cat IS NULL",
+                    "score < 40", "score BETWEEN 100 AND 101", "array_has_any(tags, ['t1', 't7'])", "array_has_all(tags, ['t2', 't0'])", "contains(body, 'word3 ')"));
         }
     }
 
