@@ -45,6 +45,8 @@ public final class LanceSplitManager
         implements ConnectorSplitManager
 {
     public static final String USE_SCALAR_INDEX_PROPERTY = "use_scalar_index";
+    // above this share of a split's rows, an index's selection is not handed to the split
+    private static final double MAX_INDEXED_SHARE = 0.5;
 
     private final LanceTables tables;
     private final ScalarIndexLookup indexLookup;
@@ -129,10 +131,18 @@ public final class LanceSplitManager
                     LanceSplit split = new LanceSplit(table, fragment.getId(), whole.dataFiles(), start, end, whole.deletionFile(), physicalRows, whole.deletedRows(), whole.dataset());
                     if (indexed.isPresent()) {
                         RoaringBitmap rows = RoaringBitmap.and(indexed.get(), RoaringBitmap.bitmapOfRange(start, end));
-                        rowsSkipped += end - start - rows.getLongCardinality();
-                        if (!rows.isEmpty()) {
+                        long selected = rows.getLongCardinality();
+                        if (selected > (end - start) * MAX_INDEXED_SHARE) {
+                            // most rows match: reading the range whole costs the same and keeps the split small
+                            splits.add(split);
+                        }
+                        else if (selected > 0) {
                             // only the range the selected rows span is read
-                            splits.add(split.withIndexedRows(rows.first(), rows.last() + 1L, IndexedRows.of(selection.indexes(), rows, end - start - rows.getLongCardinality())));
+                            rowsSkipped += end - start - selected;
+                            splits.add(split.withIndexedRows(rows.first(), rows.last() + 1L, IndexedRows.of(selection.indexes(), rows, end - start - selected)));
+                        }
+                        else {
+                            rowsSkipped += end - start;
                         }
                         continue;
                     }
