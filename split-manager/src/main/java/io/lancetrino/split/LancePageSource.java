@@ -267,14 +267,15 @@ public final class LancePageSource
         if (ranges.isEmpty()) {
             return;
         }
-        long first = ranges.stream().mapToLong(Range::getStart).min().orElseThrow();
-        long last = ranges.stream().mapToLong(Range::getEnd).max().orElseThrow();
-        for (LanceColumn.PageRows rows : column.pagesOf(first, last)) {
-            LancePage page = rows.page();
-            // FullZip pages are read in parts, by the rows wanted
-            if (!page.layout().hasFullZipLayout()) {
-                for (int buffer = 0; buffer < page.bufferPositions().size(); buffer++) {
-                    reads.plan(page.bufferPositions().get(buffer), page.bufferSizes().get(buffer));
+        // per range: rows an index selected lie far apart, and the pages between them are not read
+        for (Range range : ranges) {
+            for (LanceColumn.PageRows rows : column.pagesOf(range.getStart(), range.getEnd())) {
+                LancePage page = rows.page();
+                // FullZip pages are read in parts, by the rows wanted
+                if (!page.layout().hasFullZipLayout()) {
+                    for (int buffer = 0; buffer < page.bufferPositions().size(); buffer++) {
+                        reads.plan(page.bufferPositions().get(buffer), page.bufferSizes().get(buffer));
+                    }
                 }
             }
         }
