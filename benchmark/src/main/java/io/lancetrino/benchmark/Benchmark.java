@@ -46,6 +46,7 @@ public final class Benchmark
             Optional<CompactionTimings.Compaction> compaction = Optional.empty();
             List<CleanupTimings.CleanupTime> cleanups = List.of();
             Optional<VectorTextTimings.Result> vectors = Optional.empty();
+            Optional<IndexTimings.Result> indexes = Optional.empty();
             Optional<SharingLoad.Result> sharing = Optional.empty();
             List<String> notMeasured = new ArrayList<>();
             if (options.measures("storage")) {
@@ -77,6 +78,9 @@ public final class Benchmark
                     notMeasured.add(VectorTextTimings.JAVA_READER_NOT_MEASURED);
                 }
             }
+            if (options.measures("indexes")) {
+                indexes = Optional.of(IndexTimings.measure(environment, options));
+            }
             if (options.measures("sharing")) {
                 sharing = Optional.of(SharingLoad.measure(environment, options.sharingRecipients(), options.sharingSeconds()));
             }
@@ -97,6 +101,7 @@ public final class Benchmark
                     compaction,
                     cleanups,
                     vectors,
+                    indexes,
                     sharing,
                     notMeasured);
             report.write(options.outputDirectory());

@@ -26,6 +26,7 @@ import static java.util.Objects.requireNonNull;
  * properties lives in its own directory
  * @param sharingRecipients recipients reading one share at once in the sharing load
  * @param sharingSeconds how long the sharing load runs
+ * @param seed seed of the random keys the indexes part looks up
  * @param parts what to measure: {@link #PARTS}, all when empty (a run of chosen queries measures only them)
  */
 public record BenchmarkOptions(
@@ -42,9 +43,10 @@ public record BenchmarkOptions(
         Map<String, String> lanceTableProperties,
         int sharingRecipients,
         double sharingSeconds,
+        long seed,
         List<String> parts)
 {
-    public static final List<String> PARTS = List.of("queries", "storage", "reader", "planning", "versions", "clones", "compaction", "cleanup", "vectors", "sharing");
+    public static final List<String> PARTS = List.of("queries", "storage", "reader", "planning", "versions", "clones", "compaction", "cleanup", "vectors", "indexes", "sharing");
 
     public BenchmarkOptions
     {
@@ -78,6 +80,7 @@ public record BenchmarkOptions(
         Path output = projectRoot.resolve("target/benchmark");
         int sharingRecipients = 32;
         double sharingSeconds = 30;
+        long seed = 1;
         List<String> parts = List.of();
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
@@ -93,19 +96,20 @@ public record BenchmarkOptions(
                 case "--sharing-recipients" -> sharingRecipients = Integer.parseInt(required(args[i], value));
                 case "--parts" -> parts = Arrays.stream(required(args[i], value).split(",")).map(String::trim).toList();
                 case "--sharing-seconds" -> sharingSeconds = Double.parseDouble(required(args[i], value));
+                case "--seed" -> seed = Long.parseLong(required(args[i], value));
                 case "--queries" -> queries = Arrays.stream(required(args[i], value).split(",")).map(String::trim).toList();
                 case "--regenerate" -> {
                     regenerate = true;
                     continue;
                 }
-                default -> throw new IllegalArgumentException("Unknown option " + args[i] + "; options: --scale N --runs N --output DIR --fragments N,N --versions N --compaction-inserts N --queries NAME,NAME --lance-property NAME=VALUE --lance-table-property NAME=VALUE --parts NAME,NAME --sharing-recipients N --sharing-seconds S --regenerate");
+                default -> throw new IllegalArgumentException("Unknown option " + args[i] + "; options: --scale N --runs N --output DIR --fragments N,N --versions N --compaction-inserts N --queries NAME,NAME --lance-property NAME=VALUE --lance-table-property NAME=VALUE --parts NAME,NAME --sharing-recipients N --sharing-seconds S --seed N --regenerate");
             }
             i++;
         }
         String dataName = "sf" + scaleName(scale) + lanceTableProperties.entrySet().stream()
                 .map(entry -> "-" + entry.getKey() + "-" + entry.getValue())
                 .collect(java.util.stream.Collectors.joining());
-        return new BenchmarkOptions(scale, runs, output.resolve("data").resolve(dataName), output, regenerate, fragments, versions, compactionInserts, queries, lanceProperties, lanceTableProperties, sharingRecipients, sharingSeconds, parts);
+        return new BenchmarkOptions(scale, runs, output.resolve("data").resolve(dataName), output, regenerate, fragments, versions, compactionInserts, queries, lanceProperties, lanceTableProperties, sharingRecipients, sharingSeconds, seed, parts);
     }
 
     private static void putProperty(Map<String, String> properties, String option, String value)

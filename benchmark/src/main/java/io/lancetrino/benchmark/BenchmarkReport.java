@@ -33,6 +33,7 @@ public record BenchmarkReport(
         Optional<CompactionTimings.Compaction> compaction,
         List<CleanupTimings.CleanupTime> cleanups,
         Optional<VectorTextTimings.Result> vectors,
+        Optional<IndexTimings.Result> indexes,
         Optional<SharingLoad.Result> sharing,
         List<String> notMeasured)
 {
@@ -49,6 +50,7 @@ public record BenchmarkReport(
         requireNonNull(compaction, "compaction is null");
         cleanups = List.copyOf(cleanups);
         requireNonNull(vectors, "vectors is null");
+        requireNonNull(indexes, "indexes is null");
         requireNonNull(sharing, "sharing is null");
         notMeasured = List.copyOf(notMeasured);
     }
@@ -147,6 +149,7 @@ public record BenchmarkReport(
                 out.append("\n**The vectors table scans returned wrong or differing sums.**\n");
             }
         });
+        indexes.ifPresent(indexes -> indexesMarkdown(out, indexes));
         sharing.ifPresent(load -> {
             out.append("\n| sharing load (%d recipients at once, each its own catalog and token; orders: filtered sums, point lookups, a grouped count) | queries | queries/s | p50 s | p99 s | errors | wrong results |%n".formatted(load.shared().threads()));
             out.append("|---|---:|---:|---:|---:|---:|---:|\n");
@@ -161,5 +164,41 @@ public record BenchmarkReport(
             out.append("\nNot measured yet: ").append(String.join("; ", notMeasured)).append('\n');
         }
         return out.toString();
+    }
+
+    private static void indexesMarkdown(StringBuilder out, IndexTimings.Result indexes)
+    {
+        out.append("\n| index (built on a CTAS copy of its table) | type | rows | CTAS copy s | index build s | build / CTAS | index bytes | table data bytes | rows indexed | fragments covered |\n");
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        for (IndexTimings.IndexBuild build : indexes.builds()) {
+            out.append("| %s.%s (`%s`) | %s | %,d | %.3f | %.3f | %.2f | %,d | %,d | %,d | %,d |%n".formatted(build.table(), build.column(), build.name(), build.indexType(), build.tableRows(),
+                    build.ctasSeconds(), build.buildSeconds(), build.buildSeconds() / build.ctasSeconds(), build.indexSizeBytes(), build.tableDataBytes(), build.rowsIndexed(), build.fragmentsCovered()));
+        }
+        out.append("\n| indexed query (keys drawn with seed %s, new ones every run) | variant | median s | p90 s | CPU s | bytes read | rows read | Lance file bytes read | index bytes read | rows skipped by index | rows returned | same rows |%n".formatted(indexes.seed()));
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        for (IndexTimings.LookupResult lookup : indexes.lookups()) {
+            for (IndexTimings.VariantStats variant : lookup.variants()) {
+                out.append("| %s | %s | %.4f | %.4f | %.3f | %,d | %,d | %,d | %,d | %,d | %,d | %s |%n".formatted(lookup.description(), variant.variant(), variant.medianSeconds(), variant.p90Seconds(),
+                        variant.medianCpuSeconds(), variant.medianInputBytes(), variant.medianInputRows(), variant.medianLanceFileBytes(), variant.medianIndexBytes(), variant.medianIndexRowsSkipped(), variant.medianOutputRows(),
+                        lookup.sameRows() ? "yes" : "**NO**"));
+            }
+        }
+        IndexTimings.VariantStats selectOne = indexes.selectOne();
+        out.append("| %s | lance | %.4f | %.4f | %.3f | %,d | %,d | %,d | %,d | %,d | %,d | |%n".formatted(IndexTimings.SELECT_ONE, selectOne.medianSeconds(), selectOne.p90Seconds(),
+                selectOne.medianCpuSeconds(), selectOne.medianInputBytes(), selectOne.medianInputRows(), selectOne.medianLanceFileBytes(), selectOne.medianIndexBytes(), selectOne.medianIndexRowsSkipped(), selectOne.medianOutputRows()));
+        out.append("\n| indexed query | index / SELECT 1 (goal ≤ %.1f) | | index / iceberg (goal ≤ %.1f) | | no index / index |%n".formatted(IndexTimings.SELECT_ONE_GOAL, IndexTimings.ICEBERG_GOAL));
+        out.append("|---|---:|---|---:|---|---:|\n");
+        for (IndexTimings.LookupResult lookup : indexes.lookups()) {
+            out.append("| %s | %.2f | %s | %.2f | %s | %.2f |%n".formatted(lookup.description(), lookup.indexToSelectOne(), goal(lookup.goals(), lookup.selectOneGoalMet()),
+                    lookup.indexToIceberg(), goal(lookup.goals(), lookup.icebergGoalMet()), lookup.unindexedToIndexed()));
+        }
+    }
+
+    private static String goal(boolean applies, boolean met)
+    {
+        if (!applies) {
+            return "(no goal)";
+        }
+        return met ? "PASS" : "MISS";
     }
 }

@@ -24,6 +24,16 @@ final class Measurements
     }
 
     /**
+     * The nearest-rank percentile: the smallest value at least {@code fraction} of the values are at or below.
+     */
+    static double percentile(List<Double> values, double fraction)
+    {
+        List<Double> sorted = values.stream().sorted().toList();
+        int rank = (int) Math.ceil(fraction * sorted.size());
+        return sorted.get(Math.max(rank, 1) - 1);
+    }
+
+    /**
      * A fresh catalog-wide table access, with its own (empty) manifest cache.
      */
     static LanceTables localTables(LanceConfig config)

@@ -84,8 +84,11 @@ public final class QueryTimings
      */
     static boolean sameRows(MaterializedResult first, MaterializedResult second)
     {
-        List<MaterializedRow> left = first.getMaterializedRows();
-        List<MaterializedRow> right = second.getMaterializedRows();
+        return sameRows(first.getMaterializedRows(), second.getMaterializedRows());
+    }
+
+    static boolean sameRows(List<MaterializedRow> left, List<MaterializedRow> right)
+    {
         if (left.size() != right.size()) {
             return false;
         }

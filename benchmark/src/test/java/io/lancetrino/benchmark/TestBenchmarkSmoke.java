@@ -78,6 +78,35 @@ class TestBenchmarkSmoke
                 .as("VectorTextTimings.READERS has a java row exactly when LanceConfig has lance.file-reader")
                 .isEqualTo(VectorTextTimings.fileReaderPropertyExists());
 
+        // indexes on the CTAS copies: every build covers its table, and the indexed and unindexed Lance reads and
+        // Iceberg return the same rows for every key
+        IndexTimings.Result indexes = report.indexes().orElseThrow();
+        assertThat(indexes.builds()).extracting(IndexTimings.IndexBuild::name).containsExactly("l_partkey_btree", "l_shipmode_bitmap", "o_custkey_btree");
+        assertThat(indexes.builds()).allSatisfy(build -> {
+            assertThat(build.rowsIndexed()).isEqualTo(build.tableRows());
+            assertThat(build.rowsNotIndexed()).isZero();
+            assertThat(build.indexSizeBytes()).isPositive();
+            assertThat(build.ctasSeconds()).isPositive();
+            assertThat(build.buildSeconds()).isPositive();
+        });
+        assertThat(indexes.builds().getFirst().tableRows()).isEqualTo(TINY_LINEITEM_ROWS);
+        assertThat(indexes.lookups()).extracting(IndexTimings.LookupResult::name)
+                .containsExactlyElementsOf(IndexTimings.LOOKUPS.stream().map(IndexTimings.Lookup::name).toList());
+        assertThat(indexes.lookups()).allSatisfy(lookup -> {
+            assertThat(lookup.sameRows()).as("%s returns the same rows with the index, without it and on Iceberg", lookup.name()).isTrue();
+            assertThat(lookup.variants()).extracting(IndexTimings.VariantStats::variant).containsExactly(IndexTimings.INDEXED, IndexTimings.UNINDEXED, IndexTimings.ICEBERG);
+            assertThat(lookup.variants()).allSatisfy(variant -> {
+                assertThat(variant.medianSeconds()).isPositive();
+                // keys are drawn from the values that exist
+                assertThat(variant.medianOutputRows()).isPositive();
+            });
+            assertThat(lookup.indexToSelectOne()).isPositive();
+        });
+        assertThat(indexes.selectOne().medianSeconds()).isPositive();
+        // the copies and their schema are gone, so no other part or run sees them
+        assertThat(options.dataDirectory().resolve("lance").resolve(IndexTimings.SCHEMA)).doesNotExist();
+        assertThat(report.markdown()).contains("| lineitem.l_partkey (`l_partkey_btree`) | btree |", "| l_partkey = k | lance, no index |", "| SELECT 1 | lance |", "index / SELECT 1 (goal ≤ 1.5)");
+
         // 32 recipients at once, each through its own catalog and token: every answer right
         SharingLoad.Result sharing = report.sharing().orElseThrow();
         for (SharingLoad.Run run : List.of(sharing.shared(), sharing.local())) {
@@ -91,6 +120,7 @@ class TestBenchmarkSmoke
         JsonNode json = new ObjectMapper().readTree(output.resolve("benchmark.json").toFile());
         assertThat(json.get("queries")).hasSize(BenchmarkQuery.ALL.size());
         assertThat(json.get("reader").get("sdkRowsPerSecond").asDouble()).isPositive();
+        assertThat(json.get("indexes").get("lookups")).hasSize(IndexTimings.LOOKUPS.size());
         String markdown = Files.readString(output.resolve("benchmark.md"));
         for (String name : List.of("q1", "q6_old_version", "| table |", "lineitem", "Lance SDK dataset scan", "page source / SDK", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s", "| before optimize |", "| vectors table (500 rows", "| v | sdk |", "| text | sdk |", "sharing load (32 recipients")) {
             assertThat(markdown).contains(name);
@@ -105,7 +135,8 @@ class TestBenchmarkSmoke
         assertThat(second.compaction()).isEmpty();
         assertThat(second.vectors()).isEmpty();
         assertThat(second.sharing()).isEmpty();
+        assertThat(second.indexes()).isEmpty();
         // no empty tables for what was not measured
-        assertThat(second.markdown()).contains("| q6 |").doesNotContain("| table |", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s", "| before optimize |", "vectors table", "sharing load");
+        assertThat(second.markdown()).contains("| q6 |").doesNotContain("| table |", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s", "| before optimize |", "vectors table", "sharing load", "indexed query");
     }
 }
