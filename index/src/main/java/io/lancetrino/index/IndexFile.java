@@ -9,9 +9,11 @@ import io.lancetrino.file.LanceColumn;
 import io.lancetrino.file.LanceColumnReader;
 import io.lancetrino.file.LanceFileMetadata;
 import io.lancetrino.file.LancePage;
+import io.lancetrino.file.MiniBlockChunks;
 import io.lancetrino.file.NestedColumnReader;
 import io.lancetrino.file.UnsupportedLanceEncodingException;
 import io.lancetrino.file.proto.encodings.ConstantLayout;
+import io.lancetrino.file.proto.encodings.FullZipLayout;
 import io.lancetrino.file.proto.encodings.MiniBlockLayout;
 import io.lancetrino.file.proto.encodings.PageLayout;
 import io.lancetrino.file.proto.encodings.RepDefLayer;
@@ -211,7 +213,9 @@ record IndexFile(String location, LanceFileMetadata metadata, List<IndexField> f
         LancePage page = rows.page();
         int from = rows.from();
         int to = rows.to();
-        Optional<NarrowedPage> narrowed = narrowMiniBlock(input, page, from, to);
+        Optional<NarrowedPage> narrowed = page.layout().getLayoutCase() == PageLayout.LayoutCase.FULL_ZIP_LAYOUT
+                ? narrowFullZip(input, page, from, to)
+                : narrowMiniBlock(input, page, from, to);
         if (narrowed.isPresent()) {
             page = narrowed.get().page();
             from -= narrowed.get().firstRow();
@@ -277,64 +281,56 @@ record IndexFile(String location, LanceFileMetadata metadata, List<IndexField> f
 
     private record NarrowedPage(LancePage page, long firstRow) {}
 
+    /**
+     * A FullZip page narrowed to the records of rows {@code [from, to)}, found through its repetition index (one
+     * byte-packed record position per row, and the end), so one bitmap of a large bitmap index is read rather than all
+     * of them. The narrowed page has no index: its decoder starts at its first record.
+     */
+    private static Optional<NarrowedPage> narrowFullZip(TrinoInput input, LancePage page, int from, int to)
+            throws IOException
+    {
+        FullZipLayout layout = page.layout().getFullZipLayout();
+        if (page.bufferPositions().size() != 2 || layout.getBitsRep() != 0 || layout.getNumItems() != page.rows() || (from == 0 && to == page.rows())) {
+            return Optional.empty();
+        }
+        long indexSize = page.bufferSizes().get(1);
+        long entries = page.rows() + 1;
+        if (indexSize % entries != 0) {
+            return Optional.empty();
+        }
+        int width = toIntExact(indexSize / entries);
+        if (width != 1 && width != 2 && width != 4 && width != 8) {
+            return Optional.empty();
+        }
+        Slice bounds = input.readFully(page.bufferPositions().get(1) + (long) from * width, (to - from + 1) * width);
+        long start = recordPosition(bounds, 0, width);
+        long end = recordPosition(bounds, to - from, width);
+        if (start < 0 || start > end || end > page.bufferSizes().get(0)) {
+            // positions that do not fit the page: the page reader decides
+            return Optional.empty();
+        }
+        int items = to - from;
+        PageLayout narrowedLayout = page.layout().toBuilder()
+                .setFullZipLayout(layout.toBuilder().setNumItems(items).setNumVisibleItems(items))
+                .build();
+        LancePage narrowed = new LancePage(items, List.of(page.bufferPositions().get(0) + start), List.of(end - start), narrowedLayout);
+        return Optional.of(new NarrowedPage(narrowed, from));
+    }
+
+    private static long recordPosition(Slice bounds, int entry, int width)
+    {
+        return switch (width) {
+            case 1 -> bounds.getUnsignedByte(entry);
+            case 2 -> bounds.getUnsignedShort(entry * 2);
+            case 4 -> bounds.getUnsignedInt(entry * 4);
+            default -> bounds.getLong(entry * 8);
+        };
+    }
+
     private static Optional<NarrowedPage> narrowMiniBlock(TrinoInput input, LancePage page, int from, int to)
             throws IOException
     {
-        if (page.layout().getLayoutCase() != PageLayout.LayoutCase.MINI_BLOCK_LAYOUT || page.bufferPositions().size() < 2) {
-            return Optional.empty();
-        }
-        MiniBlockLayout layout = page.layout().getMiniBlockLayout();
-        // dictionaries and repetition indexes hold counts for the whole page
-        if (layout.hasDictionary() || layout.hasRepCompression() || layout.getRepetitionIndexDepth() > 0 || layout.getNumItems() != page.rows()) {
-            return Optional.empty();
-        }
-        int wordBytes = layout.getHasLargeChunk() ? 4 : 2;
-        long metadataSize = page.bufferSizes().get(0);
-        if (metadataSize > 1 << 20 || metadataSize % wordBytes != 0) {
-            return Optional.empty();
-        }
-        Slice words = input.readFully(page.bufferPositions().get(0), toIntExact(metadataSize));
-        int chunkCount = toIntExact(metadataSize / wordBytes);
-        long itemStart = 0;
-        long byteStart = 0;
-        int firstChunk = -1;
-        long firstItem = 0;
-        long firstByte = 0;
-        int lastChunk = -1;
-        long lastItemEnd = 0;
-        long lastByteEnd = 0;
-        for (int chunk = 0; chunk < chunkCount && itemStart < to; chunk++) {
-            long word = wordBytes == 4 ? words.getUnsignedInt(chunk * 4) : words.getUnsignedShort(chunk * 2);
-            long chunkBytes = ((word >>> 4) + 1) * 8;
-            // the last chunk records no count: it holds the remaining items
-            long values = chunk == chunkCount - 1 ? layout.getNumItems() - itemStart : 1L << (word & 0xF);
-            long itemEnd = itemStart + values;
-            if (itemEnd > from && firstChunk < 0) {
-                firstChunk = chunk;
-                firstItem = itemStart;
-                firstByte = byteStart;
-            }
-            if (firstChunk >= 0) {
-                lastChunk = chunk;
-                lastItemEnd = itemEnd;
-                lastByteEnd = byteStart + chunkBytes;
-            }
-            itemStart = itemEnd;
-            byteStart += chunkBytes;
-        }
-        if (firstChunk < 0 || lastItemEnd < to || lastByteEnd > page.bufferSizes().get(1) || (firstChunk == 0 && lastChunk == chunkCount - 1)) {
-            // the whole page, or chunk sizes that do not add up: the page reader decides
-            return Optional.empty();
-        }
-        List<Long> positions = new ArrayList<>(page.bufferPositions());
-        List<Long> sizes = new ArrayList<>(page.bufferSizes());
-        positions.set(0, page.bufferPositions().get(0) + (long) firstChunk * wordBytes);
-        sizes.set(0, (long) (lastChunk - firstChunk + 1) * wordBytes);
-        positions.set(1, page.bufferPositions().get(1) + firstByte);
-        sizes.set(1, lastByteEnd - firstByte);
-        long items = lastItemEnd - firstItem;
-        PageLayout narrowedLayout = page.layout().toBuilder().setMiniBlockLayout(layout.toBuilder().setNumItems(items)).build();
-        return Optional.of(new NarrowedPage(new LancePage(items, positions, sizes, narrowedLayout), firstItem));
+        return MiniBlockChunks.narrow(input, page, from, to).map(narrowed -> new NarrowedPage(narrowed.page(), narrowed.firstRow()));
     }
 
     long retainedBytes()

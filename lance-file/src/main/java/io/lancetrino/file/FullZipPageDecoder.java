@@ -2,8 +2,10 @@ package io.lancetrino.file;
 
 import io.airlift.slice.DynamicSliceOutput;
 import io.airlift.slice.Slice;
+import io.lancetrino.file.codec.BufferDecompressor;
 import io.lancetrino.file.codec.FsstDecoder;
 import io.lancetrino.file.codec.VariableValues;
+import io.lancetrino.file.proto.encodings.BufferCompression;
 import io.lancetrino.file.proto.encodings.CompressiveEncoding;
 import io.lancetrino.file.proto.encodings.FullZipLayout;
 import io.trino.spi.block.Block;
@@ -17,7 +19,7 @@ import static java.lang.Math.toIntExact;
 /**
  * Decodes a FullZip page of a flat variable-width column (values of 256 bytes or more). Buffer 0 zips one record per
  * item: a byte-packed control word holding the def level, then, for valid items only, a u32/u64 length and the bytes
- * (FSST-compressed per value when the page uses FSST).
+ * (FSST-compressed, or zstd/lz4-compressed, per value when the page says so).
  * Buffer 1 holds the byte position of every record (and of the end), byte-packed, so a row range starts without a scan.
  */
 final class FullZipPageDecoder
@@ -42,9 +44,15 @@ final class FullZipPageDecoder
             fsst = FsstDecoder.of(values.getFsst().getSymbolTable());
             values = values.getFsst().getValues();
         }
+        // values past 32 KiB (e.g. the serialized bitmaps of a large bitmap index) are zstd/lz4 frames, one per value,
+        // each with the length prefix of a general buffer; the record's length is the frame's
+        BufferCompression general = null;
+        if (fsst == null && values.hasGeneral()) {
+            general = values.getGeneral().getCompression();
+            values = values.getGeneral().getValues();
+        }
         // a variable packed struct keeps each row's fields in its record, split by PackedStructReader
-        boolean packedRows = values.hasVariablePackedStruct();
-        // per-value general compression is not decoded yet
+        boolean packedRows = general == null && values.hasVariablePackedStruct();
         if (!packedRows && (!values.hasVariable() || values.getVariable().hasValues() || !values.getVariable().getOffsets().hasFlat() || values.getVariable().getOffsets().getFlat().hasData())) {
             throw new UnsupportedLanceEncodingException(where + ": FullZip value compression " + values.getCompressionCase() + " is not decoded");
         }
@@ -74,7 +82,12 @@ final class FullZipPageDecoder
                     // checked before the copy sizes its output by it
                     throw new IllegalStateException("value %s of %s bytes at %s runs past the page's %s bytes".formatted(from + i, length, position, data.length()));
                 }
-                bytes.writeBytes(data, position, length);
+                if (general != null) {
+                    bytes.writeBytes(BufferDecompressor.decompress(general, data.slice(position, length)));
+                }
+                else {
+                    bytes.writeBytes(data, position, length);
+                }
                 position += length;
             }
             offsets[i + 1] = bytes.size();

@@ -336,6 +336,39 @@ class TestLanceColumnReader
     }
 
     @Test
+    void readsGeneralCompressedFullZipValues()
+            throws Exception
+    {
+        // a value over 32 KiB makes the writer compress each value of the page with zstd (large bitmaps of a bitmap index)
+        List<Column> columns = List.of(
+                new Column("blob", ArrowType.Binary.INSTANCE, true, VARBINARY, (v, i, r) -> {
+                    if (r % 5 == 2) {
+                        v.setNull(i);
+                        return;
+                    }
+                    byte[] bytes = new byte[(r * 7_919) % 70_000];
+                    for (int b = 0; b < bytes.length; b++) {
+                        bytes[b] = (byte) ((b / 7) * r);
+                    }
+                    ((VarBinaryVector) v).setSafe(i, bytes);
+                }),
+                new Column("text", ArrowType.Utf8.INSTANCE, false, VARCHAR, (v, i, r) -> ((VarCharVector) v).setSafe(i, ("row " + r + ";").repeat(r * 400).getBytes(StandardCharsets.UTF_8))));
+        for (String version : List.of("2.1", "2.2")) {
+            Path path = directory.resolve("fullzip-general-" + version + ".lance");
+            writeFile(path, version, columns, 40, 1);
+            TrinoInputFile file = inputFile(path);
+            LanceFileMetadata metadata = LanceFileMetadata.read(file);
+            for (int c = 0; c < columns.size(); c++) {
+                Column column = columns.get(c);
+                assertThat(describe(metadata.columns().get(c))).as(column.name()).startsWith("FULL_ZIP_LAYOUT(values=GENERAL");
+                List<Object> expected = SdkFiles.readColumn(path, allocator, column.name()).stream().map(TestLanceColumnReader::canonical).toList();
+                assertThat(values(LanceColumnReader.read(file, metadata, c, column.trinoType(), 0, 40), column.trinoType())).as(column.name()).isEqualTo(expected);
+                assertThat(values(LanceColumnReader.read(file, metadata, c, column.trinoType(), 11, 17), column.trinoType())).isEqualTo(expected.subList(11, 28));
+            }
+        }
+    }
+
+    @Test
     void readsFsstStrings()
             throws Exception
     {

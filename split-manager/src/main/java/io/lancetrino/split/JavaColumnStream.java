@@ -3,6 +3,7 @@ package io.lancetrino.split;
 import com.google.common.collect.ImmutableList;
 import io.lancetrino.file.LanceColumn;
 import io.lancetrino.file.LanceColumnReader;
+import io.lancetrino.file.MiniBlockChunks;
 import io.lancetrino.file.NestedColumnReader;
 import io.lancetrino.file.UnsupportedLanceEncodingException;
 import io.lancetrino.split.arrow.StoredConversions;
@@ -21,6 +22,7 @@ import java.util.OptionalInt;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 
+import static java.lang.Math.toIntExact;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -60,6 +62,8 @@ final class JavaColumnStream
     // set when a page of this column turned out to need the SDK: later batches are read through the delegate
     private UnsupportedLanceEncodingException unsupported;
     private ColumnStream delegate;
+    // set for the few rows an index selected: a MiniBlock page is read by the chunks holding them
+    private boolean chunksOnly;
 
     JavaColumnStream(LanceSplit split, LanceDataFile file, int outputColumn, String columnName, Type type, StoredConversions.Conversion conversion, LanceColumn column, CachingInput input, List<Range> ranges, int batchRows, Fallback fallback)
     {
@@ -275,9 +279,28 @@ final class JavaColumnStream
         return offset == 0 && rows == batch.getPositionCount() ? batch : batch.getRegion(offset, rows);
     }
 
+    /** Reads MiniBlock pages by the chunks that hold the rows wanted, for splits of a few scattered rows. */
+    JavaColumnStream readingChunksOnly()
+    {
+        chunksOnly = true;
+        return this;
+    }
+
     private Block readRows(int rowStart, int count)
             throws IOException
     {
+        if (chunksOnly && conversion.isPresent()) {
+            LanceColumn column = columns.getFirst();
+            List<LanceColumn.PageRows> pages = column.pagesOf(rowStart, rowStart + count);
+            if (pages.size() == 1) {
+                LanceColumn.PageRows page = pages.getFirst();
+                Optional<MiniBlockChunks.NarrowedPage> narrowed = MiniBlockChunks.narrow(input, page.page(), page.from(), page.to());
+                if (narrowed.isPresent()) {
+                    LanceColumn chunks = new LanceColumn(column.index(), List.of(narrowed.get().page()));
+                    return conversion.get().read(input, chunks, toIntExact(page.from() - narrowed.get().firstRow()), count);
+                }
+            }
+        }
         if (conversion.isPresent()) {
             return conversion.get().read(input, columns.getFirst(), rowStart, count);
         }

@@ -246,8 +246,9 @@ public final class LancePageSource
         FileColumns single = plan.subset(List.of(channel));
         List<LanceColumn> leaves = physicalColumns.get().stream().map(javaFile.get().metadata().columns()::get).toList();
         CoalescedReads reads = coalescedReads.computeIfAbsent(plan.file().location(), _ -> new CoalescedReads(javaFile.get().file()));
-        leaves.forEach(leaf -> planBufferReads(reads, leaf, ranges));
-        return Optional.of(new JavaColumnStream(
+        boolean chunksOnly = split.indexedRows().isPresent() && physicalColumn.isPresent();
+        leaves.forEach(leaf -> planBufferReads(reads, leaf, ranges, chunksOnly));
+        JavaColumnStream stream = new JavaColumnStream(
                 split,
                 plan.file(),
                 plan.columns().get(channel),
@@ -258,11 +259,12 @@ public final class LancePageSource
                 new CachingInput(javaFile.get().file(), Optional.of(reads)),
                 ranges,
                 batchRows,
-                (remaining, _) -> openSdkStream(single, remaining)));
+                (remaining, _) -> openSdkStream(single, remaining));
+        return Optional.of(chunksOnly ? stream.readingChunksOnly() : stream);
     }
 
     /** The buffers of the pages of a column that hold rows of the ranges and are read whole. */
-    private static void planBufferReads(CoalescedReads reads, LanceColumn column, List<Range> ranges)
+    private static void planBufferReads(CoalescedReads reads, LanceColumn column, List<Range> ranges, boolean chunksOnly)
     {
         if (ranges.isEmpty()) {
             return;
@@ -271,8 +273,8 @@ public final class LancePageSource
         for (Range range : ranges) {
             for (LanceColumn.PageRows rows : column.pagesOf(range.getStart(), range.getEnd())) {
                 LancePage page = rows.page();
-                // FullZip pages are read in parts, by the rows wanted
-                if (!page.layout().hasFullZipLayout()) {
+                // FullZip pages are read in parts, by the rows wanted; MiniBlock pages by chunks when chunksOnly
+                if (!page.layout().hasFullZipLayout() && !(chunksOnly && page.layout().hasMiniBlockLayout())) {
                     for (int buffer = 0; buffer < page.bufferPositions().size(); buffer++) {
                         reads.plan(page.bufferPositions().get(buffer), page.bufferSizes().get(buffer));
                     }
