@@ -157,6 +157,10 @@ public final class TableCleanup
                 if (reason == null && !RefResolver.commitTime(manifest.get().manifest()).isBefore(cutoff)) {
                     reason = KeepReason.WITHIN_RETENTION;
                 }
+                if (reason == null && i == 0 && dataset.isEmpty() && madeByClone(read)) {
+                    // a clone's first version records where it came from, which merging it back needs
+                    reason = KeepReason.BRANCH_POINT;
+                }
                 if (reason == null && mergeLink(read, branches).map(mergeRelated::add).orElse(false)) {
                     reason = KeepReason.BRANCH_POINT;
                 }
@@ -177,6 +181,11 @@ public final class TableCleanup
                         .ifPresent(manifest -> mark.keep(point, KeepReason.BRANCH_POINT, new Read(table.datasetLocation(point.branch()), manifest)));
             }
         }
+    }
+
+    private boolean madeByClone(Read read)
+    {
+        return Transactions.read(table.fileSystem(), read.datasetLocation(), read.manifestFile()).map(Transaction::hasClone).orElse(false);
     }
 
     /**
