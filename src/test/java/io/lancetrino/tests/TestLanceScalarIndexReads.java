@@ -157,10 +157,7 @@ final class TestLanceScalarIndexReads
             throws IOException
     {
         Path table = sdkTable("damaged", "2.2");
-        Path lookup;
-        try (Stream<Path> files = Files.walk(table.resolve("_indices"))) {
-            lookup = files.filter(file -> file.getFileName().toString().equals("page_lookup.lance")).findFirst().orElseThrow();
-        }
+        Path lookup = indexFile(table, "id_idx", "page_lookup.lance");
         byte[] bytes = Files.readAllBytes(lookup);
         Files.write(lookup, java.util.Arrays.copyOf(bytes, bytes.length / 2));
         assertTrinoExceptionThrownBy(() -> computeActual("SELECT count(*) FROM damaged WHERE id = 6"))
@@ -169,9 +166,16 @@ final class TestLanceScalarIndexReads
                 .hasMessageContaining("use_scalar_index = false");
         // the escape hatch reads the data as it is
         assertThat(computeActual(withoutIndex(), "SELECT count(*) FROM damaged WHERE id = 6").getOnlyValue()).isEqualTo(1L);
-        Files.delete(lookup);
-        assertTrinoExceptionThrownBy(() -> computeActual("SELECT count(*) FROM damaged WHERE id = 6"))
-                .hasErrorCode(LANCE_BAD_INDEX);
+        // a missing file, in a table whose index no query has read yet
+        Path other = sdkTable("missing_file", "2.2");
+        try (Stream<Path> files = Files.walk(other.resolve("_indices"))) {
+            for (Path file : files.filter(file -> file.getFileName().toString().equals("page_lookup.lance")).toList()) {
+                Files.delete(file);
+            }
+        }
+        assertTrinoExceptionThrownBy(() -> computeActual("SELECT count(*) FROM missing_file WHERE id = 6"))
+                .hasErrorCode(LANCE_BAD_INDEX)
+                .hasMessageContaining("page_lookup.lance");
         // an index of another column is not touched
         assertSameAsScan("damaged", "cat = 'c3'", "another column's index");
     }
@@ -236,6 +240,18 @@ final class TestLanceScalarIndexReads
             throw new IllegalStateException("Cannot build the indexes of " + table, e);
         }
         return table;
+    }
+
+    private static Path indexFile(Path table, String indexName, String fileName)
+    {
+        try (BufferAllocator allocator = LanceFixtures.newAllocator();
+                Dataset dataset = LanceFixtures.open(allocator, table)) {
+            return dataset.getIndexes().stream()
+                    .filter(index -> index.name().equals(indexName))
+                    .map(index -> table.resolve("_indices").resolve(index.uuid().toString()).resolve(fileName))
+                    .findFirst()
+                    .orElseThrow();
+        }
     }
 
     private static void index(Dataset dataset, String column, IndexType type, String name)
