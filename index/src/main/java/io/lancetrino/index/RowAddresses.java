@@ -12,7 +12,6 @@ import java.util.SortedSet;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.function.IntToLongFunction;
-import java.util.function.IntPredicate;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static java.util.Objects.requireNonNull;
@@ -120,30 +119,6 @@ public final class RowAddresses
     public long cardinality(IntToLongFunction fragmentRows)
     {
         return cardinality() + wholeFragments.stream().mapToLong(fragmentRows::applyAsLong).sum();
-    }
-
-    /** Only the fragments {@code keep} accepts, e.g. those an index segment covers. */
-    public RowAddresses filterFragments(IntPredicate keep)
-    {
-        Builder builder = builder();
-        offsets.forEach((fragmentId, bitmap) -> {
-            if (keep.test(fragmentId)) {
-                builder.addAll(fragmentId, bitmap);
-            }
-        });
-        wholeFragments.stream().filter(keep::test).forEach(builder::addWholeFragment);
-        return builder.build();
-    }
-
-    public RowAddresses union(RowAddresses other)
-    {
-        if (other.isEmpty()) {
-            return this;
-        }
-        if (isEmpty()) {
-            return other;
-        }
-        return builder().addAll(this).addAll(other).build();
     }
 
     /** Bytes held, for the cache's weigher. */

@@ -1,6 +1,7 @@
 package io.lancetrino.split;
 
 import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
 import com.google.common.collect.ImmutableSet;
 import com.google.inject.Inject;
 import io.lancetrino.metadata.FeatureFlags;
@@ -17,11 +18,6 @@ import io.lancetrino.split.index.IndexSelection;
 import io.lancetrino.split.index.ScalarIndexLookup;
 import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.TrinoException;
-import io.trino.spi.metrics.Metric;
-import io.trino.spi.metrics.Metrics;
-import org.roaringbitmap.RoaringBitmap;
-import com.google.common.collect.ImmutableMap;
-import java.util.Optional;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorSplit;
@@ -30,8 +26,12 @@ import io.trino.spi.connector.ConnectorSplitSource;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.Constraint;
+import io.trino.spi.metrics.Metric;
+import io.trino.spi.metrics.Metrics;
+import org.roaringbitmap.RoaringBitmap;
 
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 import static java.util.Objects.requireNonNull;

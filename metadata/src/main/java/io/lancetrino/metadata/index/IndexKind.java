@@ -12,44 +12,32 @@ import java.util.Optional;
  */
 public enum IndexKind
 {
-    BTREE("lance.table.BTreeIndexDetails", true),
-    BITMAP("lance.table.BitmapIndexDetails", true),
-    LABEL_LIST("lance.table.LabelListIndexDetails", true),
-    NGRAM("lance.table.NGramIndexDetails", true),
-    ZONEMAP("lance.table.ZoneMapIndexDetails", true),
-    BLOOM_FILTER("lance.table.BloomFilterIndexDetails", true),
-    INVERTED("lance.table.InvertedIndexDetails", false),
-    VECTOR("lance.index.pb.VectorIndexDetails", false),
+    BTREE("lance.table.BTreeIndexDetails"),
+    BITMAP("lance.table.BitmapIndexDetails"),
+    LABEL_LIST("lance.table.LabelListIndexDetails"),
+    NGRAM("lance.table.NGramIndexDetails"),
+    ZONEMAP("lance.table.ZoneMapIndexDetails"),
+    BLOOM_FILTER("lance.table.BloomFilterIndexDetails"),
+    INVERTED("lance.table.InvertedIndexDetails"),
+    VECTOR("lance.index.pb.VectorIndexDetails"),
     // the older, empty vector details message
-    VECTOR_LEGACY("lance.table.VectorIndexDetails", false),
-    FRAGMENT_REUSE("lance.table.FragmentReuseIndexDetails", false),
-    MEM_WAL("lance.table.MemWalIndexDetails", false),
+    VECTOR_LEGACY("lance.table.VectorIndexDetails"),
+    FRAGMENT_REUSE("lance.table.FragmentReuseIndexDetails"),
+    MEM_WAL("lance.table.MemWalIndexDetails"),
     // a kind this connector does not know (a newer Lance's): listed, kept, never used
-    OTHER("", false);
+    OTHER("");
 
+    // the details message's full name, the part of the type URL after its last '/'
     private final String messageName;
-    private final boolean scalar;
 
-    IndexKind(String messageName, boolean scalar)
+    IndexKind(String messageName)
     {
         this.messageName = messageName;
-        this.scalar = scalar;
-    }
-
-    /** The details message's full name, the part of the type URL after its last {@code /}. */
-    public String messageName()
-    {
-        return messageName;
     }
 
     public String typeUrl()
     {
         return "/" + messageName;
-    }
-
-    public boolean isScalar()
-    {
-        return scalar;
     }
 
     public boolean isVector()

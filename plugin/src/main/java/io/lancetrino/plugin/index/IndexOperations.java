@@ -11,6 +11,7 @@ import io.lancetrino.metadata.index.TableIndexes;
 import io.lancetrino.metadata.proto.Transaction;
 import io.lancetrino.metadata.refs.RefResolver;
 import io.lancetrino.metadata.schema.LanceField;
+import io.lancetrino.metadata.schema.LogicalTypes;
 import io.lancetrino.plugin.LanceCatalog;
 import io.lancetrino.plugin.write.TableCommits;
 import io.lancetrino.plugin.write.TableWrites;
@@ -18,13 +19,16 @@ import io.lancetrino.split.LanceErrorCode;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SchemaTableName;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
 import static io.lancetrino.split.LanceErrorCode.LANCE_ALREADY_EXISTS;
 import static io.lancetrino.split.LanceErrorCode.LANCE_INDEX_BUILD_FAILED;
 import static io.lancetrino.split.LanceErrorCode.LANCE_INDEX_NOT_FOUND;
+import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -44,28 +48,20 @@ public final class IndexOperations
         this.commits = requireNonNull(commits, "commits is null");
     }
 
+    /** Checks a create_index request against the branch as it is now; nothing is written. */
     public IndexSpec checkCreate(ConnectorSession session, SchemaTableName name, String tableRoot, Optional<String> branch, String column, String type, String indexName, String options, boolean replace)
     {
-        TableSnapshot snapshot = latest(session, name, tableRoot, branch);
-        Optional<LanceField> field = snapshot.schema().topLevelField(column);
-        IndexSpec spec = IndexSpec.parse(name, field, column, type, indexName.isBlank() ? column + "_idx" : indexName, options);
-        checkNameFree(name, snapshot, spec.name(), replace);
-        Optional<IndexSegments> existing = TableIndexes.find(name.toString(), snapshot, spec.name());
-        if (existing.isPresent() && !existing.get().fieldIds().equals(java.util.List.of(field.orElseThrow().id()))) {
-            // Lance replaces an index only over the same columns
-            throw new TrinoException(io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT, "create_index on table %s: index %s indexes other columns than %s; drop it first or choose another name"
-                    .formatted(name, spec.name(), column));
-        }
-        return spec;
+        return check(name, latest(session, name, tableRoot, branch), column, type, indexName, options, replace);
     }
 
-    public Map<String, Long> create(ConnectorSession session, SchemaTableName name, String tableRoot, Optional<String> branch, IndexSpec spec, boolean replace)
+    public Map<String, Long> create(ConnectorSession session, SchemaTableName name, String tableRoot, Optional<String> branch, String column, String type, String indexName, String options, boolean replace)
     {
         TableSnapshot before = latest(session, name, tableRoot, branch);
-        checkNameFree(name, before, spec.name(), replace);
-        LanceField field = before.schema().topLevelField(spec.column())
-                .orElseThrow(() -> new TrinoException(io.trino.spi.StandardErrorCode.COLUMN_NOT_FOUND, "Table %s: column '%s' was dropped before the index could be built".formatted(name, spec.column())));
-        int dimension = field.logicalType().startsWith("fixed_size_list:") ? Integer.parseInt(field.logicalType().substring(field.logicalType().lastIndexOf(':') + 1)) : 0;
+        IndexSpec spec = check(name, before, column, type, indexName, options, replace);
+        int dimension = before.schema().topLevelField(spec.column())
+                .flatMap(field -> LogicalTypes.toArrowType(field.logicalType()))
+                .map(arrowType -> arrowType instanceof ArrowType.FixedSizeList list ? list.getListSize() : 0)
+                .orElse(0);
         long start = System.nanoTime();
         try {
             SdkIndexes.create(before.datasetLocation(), catalog.storageOptions(tableRoot), spec, replace, dimension, VersionSummary.of(before.manifest()).liveRows());
@@ -75,6 +71,22 @@ public final class IndexOperations
                     .formatted(spec.type().sqlName(), spec.name(), spec.column(), name, before.describe(), e.getMessage()), e);
         }
         return metrics(session, name, tableRoot, branch, spec.name(), System.nanoTime() - start);
+    }
+
+    private static IndexSpec check(SchemaTableName name, TableSnapshot snapshot, String column, String type, String indexName, String options, boolean replace)
+    {
+        Optional<LanceField> field = snapshot.schema().topLevelField(column);
+        IndexSpec spec = IndexSpec.parse(name, field, column, type, indexName.isBlank() ? column + "_idx" : indexName, options);
+        Optional<IndexSegments> existing = TableIndexes.find(name.toString(), snapshot, spec.name());
+        if (existing.isPresent() && !replace) {
+            throw new TrinoException(LANCE_ALREADY_EXISTS, "Index %s already exists on table %s %s; drop it first or pass replace => true".formatted(spec.name(), name, snapshot.describe()));
+        }
+        if (existing.isPresent() && !existing.get().fieldIds().equals(List.of(field.orElseThrow().id()))) {
+            // Lance replaces an index only over the same columns
+            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "create_index on table %s: index %s indexes other columns than %s; drop it first or choose another name"
+                    .formatted(name, spec.name(), column));
+        }
+        return spec;
     }
 
     public Map<String, Long> optimize(ConnectorSession session, SchemaTableName name, String tableRoot, Optional<String> branch, String indexName)
@@ -127,13 +139,6 @@ public final class IndexOperations
     private static boolean hasUncoveredFragments(TableSnapshot snapshot, IndexSegments index)
     {
         return snapshot.manifest().getFragmentsCount() > index.coveredFragments().getCardinality();
-    }
-
-    private static void checkNameFree(SchemaTableName name, TableSnapshot snapshot, String indexName, boolean replace)
-    {
-        if (!replace && TableIndexes.find(name.toString(), snapshot, indexName).isPresent()) {
-            throw new TrinoException(LANCE_ALREADY_EXISTS, "Index %s already exists on table %s %s; drop it first or pass replace => true".formatted(indexName, name, snapshot.describe()));
-        }
     }
 
     private static IndexSegments existing(SchemaTableName name, TableSnapshot snapshot, String indexName)

@@ -71,16 +71,6 @@ public record IndexSpec(IndexType type, String column, String name, Map<String, 
         {
             return name().toLowerCase(Locale.ROOT);
         }
-
-        public boolean isVector()
-        {
-            return name().startsWith("IVF_");
-        }
-
-        public Set<String> options()
-        {
-            return options;
-        }
     }
 
     public static IndexSpec parse(SchemaTableName table, Optional<LanceField> field, String column, String type, String name, String optionsJson)

@@ -76,9 +76,7 @@ public final class CreateIndexTableProcedure
     public Map<String, Long> execute(ConnectorSession session, LanceTableExecuteHandle handle)
     {
         LanceTableHandle table = handle.table();
-        boolean replace = Boolean.parseBoolean(handle.argument(REPLACE));
-        IndexSpec spec = indexes.checkCreate(session, table.schemaTableName(), table.tableRoot(), RefResolver.branch(handle.argument(IndexProcedures.BRANCH)),
-                handle.argument(COLUMN), handle.argument(INDEX_TYPE), handle.argument(NAME), handle.argument(OPTIONS), replace);
-        return indexes.create(session, table.schemaTableName(), table.tableRoot(), RefResolver.branch(handle.argument(IndexProcedures.BRANCH)), spec, replace);
+        return indexes.create(session, table.schemaTableName(), table.tableRoot(), RefResolver.branch(handle.argument(IndexProcedures.BRANCH)),
+                handle.argument(COLUMN), handle.argument(INDEX_TYPE), handle.argument(NAME), handle.argument(OPTIONS), Boolean.parseBoolean(handle.argument(REPLACE)));
     }
 }

@@ -58,22 +58,7 @@ public final class ScalarIndexLookup
     @Inject
     public ScalarIndexLookup(LanceConfig config)
     {
-        this(new IndexCache(config.getIndexCacheSize().toBytes()));
-    }
-
-    public ScalarIndexLookup(IndexCache cache)
-    {
-        this.cache = requireNonNull(cache, "cache is null");
-    }
-
-    public IndexCache cache()
-    {
-        return cache;
-    }
-
-    public IndexSelection select(String table, TableSnapshot snapshot, TableFileSystem fileSystem, TupleDomain<LanceColumnHandle> constraint)
-    {
-        return select(table, snapshot, fileSystem, constraint, List.of());
+        this.cache = new IndexCache(config.getIndexCacheSize().toBytes());
     }
 
     public IndexSelection select(String table, TableSnapshot snapshot, TableFileSystem fileSystem, TupleDomain<LanceColumnHandle> constraint, List<LabelPredicate> labelPredicates)
@@ -92,48 +77,42 @@ public final class ScalarIndexLookup
         Map<Long, RoaringBitmap> selected = new HashMap<>();
         List<String> used = new ArrayList<>();
         long bytesRead = 0;
-        List<Lookup> lookups = new ArrayList<>();
-        for (Map.Entry<LanceColumnHandle, Domain> entry : constraint.getDomains().orElseThrow().entrySet()) {
-            LanceColumnHandle column = entry.getKey();
-            Domain domain = entry.getValue();
-            if (domain.isAll() || column.isRowAddress()) {
-                continue;
-            }
-            indexes.stream()
-                    .filter(index -> index.fieldIds().equals(List.of(column.fieldId())) && USABLE.contains(index.kind()) && ScalarIndexes.supports(index.kind(), column.type()))
-                    // exact answers first
-                    .sorted(Comparator.comparing(index -> index.kind() == IndexKind.ZONEMAP))
-                    .map(index -> new Lookup(index, (segment, files) -> ScalarIndexes.open(segment, files, column.type(), cache).map(reader -> search(reader, domain))))
-                    .forEach(lookups::add);
-            lookups.add(null);
-        }
-        for (LabelPredicate predicate : labelPredicates) {
-            indexes.stream()
-                    .filter(index -> index.fieldIds().equals(List.of(predicate.column().fieldId())) && index.kind() == IndexKind.LABEL_LIST)
-                    .map(index -> new Lookup(index, (segment, files) -> ScalarIndexes.openLabelList(files, (ArrayType) predicate.column().type(), cache)
-                            .map(reader -> searchLabels(reader, predicate))))
-                    .forEach(lookups::add);
-            lookups.add(null);
-        }
-        // the candidates of one predicate, then null: the first candidate that answers wins
-        boolean answeredPredicate = false;
-        for (Lookup lookup : lookups) {
-            if (lookup == null) {
-                answeredPredicate = false;
-                continue;
-            }
-            if (answeredPredicate) {
-                continue;
-            }
-            Optional<Answer> answer = answer(table, snapshot, fileSystem, fragments, lookup);
-            if (answer.isPresent()) {
-                answer.get().rows().forEach((fragment, rows) -> selected.merge(fragment, rows, (left, right) -> RoaringBitmap.and(left, right)));
-                used.add(lookup.index().name());
-                bytesRead += answer.get().bytesRead();
-                answeredPredicate = true;
+        for (List<Lookup> candidates : candidatesByPredicate(indexes, constraint, labelPredicates)) {
+            // the first index that answers a predicate answers it
+            for (Lookup lookup : candidates) {
+                Optional<Answer> answer = answer(table, snapshot, fileSystem, fragments, lookup);
+                if (answer.isPresent()) {
+                    answer.get().rows().forEach((fragment, rows) -> selected.merge(fragment, rows, (left, right) -> RoaringBitmap.and(left, right)));
+                    used.add(lookup.index().name());
+                    bytesRead += answer.get().bytesRead();
+                    break;
+                }
             }
         }
         return new IndexSelection(selected, used, bytesRead, System.nanoTime() - start);
+    }
+
+    /** Per predicate (a column's domain, a label filter), the indexes that may answer it, exact ones first. */
+    private List<List<Lookup>> candidatesByPredicate(List<IndexSegments> indexes, TupleDomain<LanceColumnHandle> constraint, List<LabelPredicate> labelPredicates)
+    {
+        List<List<Lookup>> predicates = new ArrayList<>();
+        constraint.getDomains().orElseThrow().forEach((column, domain) -> {
+            if (!domain.isAll() && !column.isRowAddress()) {
+                predicates.add(indexes.stream()
+                        .filter(index -> index.fieldIds().equals(List.of(column.fieldId())) && USABLE.contains(index.kind()) && ScalarIndexes.supports(index.kind(), column.type()))
+                        .sorted(Comparator.comparing(index -> index.kind() == IndexKind.ZONEMAP))
+                        .map(index -> new Lookup(index, (segment, files) -> ScalarIndexes.open(segment, files, column.type(), cache).map(reader -> search(reader, domain))))
+                        .toList());
+            }
+        });
+        for (LabelPredicate predicate : labelPredicates) {
+            predicates.add(indexes.stream()
+                    .filter(index -> index.fieldIds().equals(List.of(predicate.column().fieldId())) && index.kind() == IndexKind.LABEL_LIST)
+                    .map(index -> new Lookup(index, (segment, files) -> ScalarIndexes.openLabelList(files, (ArrayType) predicate.column().type(), cache)
+                            .map(reader -> searchLabels(reader, predicate))))
+                    .toList());
+        }
+        return predicates;
     }
 
     private record Answer(Map<Long, RoaringBitmap> rows, long bytesRead) {}
