@@ -5,6 +5,7 @@ import com.google.common.collect.Multiset;
 import com.google.common.collect.Multisets;
 import io.lancetrino.tests.fixtures.FileAges;
 import io.lancetrino.tests.fixtures.LanceFixtures;
+import io.lancetrino.tests.fixtures.SdkScans;
 import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
@@ -12,20 +13,15 @@ import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.ipc.ArrowReader;
 import org.junit.jupiter.api.Test;
 import org.lance.Dataset;
 import org.lance.index.IndexParams;
 import org.lance.index.IndexType;
 import org.lance.index.scalar.ScalarIndexParams;
-import org.lance.ipc.LanceScanner;
-import org.lance.ipc.ScanOptions;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -680,17 +676,8 @@ final class TestLanceIndexProperty
 
         private List<Long> sdkIds(Dataset dataset, Path path, String filter, boolean useIndex)
         {
-            try (LanceScanner scanner = dataset.newScan(new ScanOptions.Builder().filter(filter).columns(List.of("id")).useScalarIndex(useIndex).build());
-                    ArrowReader reader = scanner.scanBatches()) {
-                List<Long> ids = new ArrayList<>();
-                while (reader.loadNextBatch()) {
-                    BigIntVector vector = (BigIntVector) reader.getVectorSchemaRoot().getVector("id");
-                    for (int row = 0; row < vector.getValueCount(); row++) {
-                        ids.add(vector.isNull(row) ? null : vector.get(row));
-                    }
-                }
-                ids.sort(Comparator.nullsFirst(Comparator.naturalOrder()));
-                return ids;
+            try {
+                return SdkScans.idsMatching(dataset, filter, useIndex);
             }
             catch (Exception e) {
                 throw new AssertionError("%s: SDK scan of %s with filter %s (index use %s) failed: %s".formatted(context(), path, filter, useIndex, e.getMessage()), e);

@@ -1,14 +1,13 @@
 package io.lancetrino.tests;
 
 import io.lancetrino.tests.fixtures.LanceFixtures;
+import io.lancetrino.tests.fixtures.SdkScans;
 import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.QueryRunner;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -20,8 +19,6 @@ import org.lance.index.IndexDescription;
 import org.lance.index.IndexParams;
 import org.lance.index.IndexType;
 import org.lance.index.scalar.ScalarIndexParams;
-import org.lance.ipc.LanceScanner;
-import org.lance.ipc.ScanOptions;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -309,18 +306,8 @@ final class TestLanceIndexes
     private static List<Long> sdkIds(Path table, String filter, boolean useIndex)
     {
         try (BufferAllocator allocator = LanceFixtures.newAllocator();
-                Dataset dataset = LanceFixtures.open(allocator, table);
-                LanceScanner scanner = dataset.newScan(new ScanOptions.Builder().filter(filter).columns(List.of("id")).useScalarIndex(useIndex).build());
-                ArrowReader reader = scanner.scanBatches()) {
-            List<Long> ids = new ArrayList<>();
-            while (reader.loadNextBatch()) {
-                BigIntVector vector = (BigIntVector) reader.getVectorSchemaRoot().getVector("id");
-                for (int row = 0; row < vector.getValueCount(); row++) {
-                    ids.add(vector.isNull(row) ? null : vector.get(row));
-                }
-            }
-            ids.sort(java.util.Comparator.nullsFirst(java.util.Comparator.naturalOrder()));
-            return ids;
+                Dataset dataset = LanceFixtures.open(allocator, table)) {
+            return SdkScans.idsMatching(dataset, filter, useIndex);
         }
         catch (Exception e) {
             throw new RuntimeException("SDK scan of %s with filter %s (index use %s) failed: %s".formatted(table, filter, useIndex, e.getMessage()), e);
