@@ -2,7 +2,6 @@ package io.lancetrino.index;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
-import com.google.protobuf.CodedInputStream;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.airlift.slice.Slice;
 import io.lancetrino.file.LanceColumn;
@@ -18,6 +17,8 @@ import io.lancetrino.file.proto.encodings.MiniBlockLayout;
 import io.lancetrino.file.proto.encodings.PageLayout;
 import io.lancetrino.file.proto.encodings.RepDefLayer;
 import io.lancetrino.metadata.proto.Field;
+import io.lancetrino.metadata.proto.FileDescriptor;
+import io.lancetrino.metadata.proto.Schema;
 import io.trino.filesystem.TrinoInput;
 import io.trino.filesystem.TrinoInputFile;
 import io.trino.spi.block.Block;
@@ -33,7 +34,6 @@ import java.util.Optional;
 import java.util.Map;
 
 import static java.lang.Math.toIntExact;
-import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -43,7 +43,7 @@ import static java.util.Objects.requireNonNull;
  */
 record IndexFile(String location, LanceFileMetadata metadata, List<IndexField> fields, Map<String, String> schemaMetadata)
 {
-    private static final int FOOTER_SIZE = 40;
+    private static final long MAX_SCHEMA_BYTES = 64 * 1024 * 1024;
 
     /** A top-level field of the file: its name and Lance logical type ({@code int64}, {@code string}, {@code date32:day}, ...). */
     record IndexField(String name, String logicalType) {}
@@ -78,73 +78,35 @@ record IndexFile(String location, LanceFileMetadata metadata, List<IndexField> f
         if (metadata.globalBufferCount() < 1) {
             throw corrupt(location, "no global buffer holds its schema");
         }
-        Slice descriptor;
-        try (TrinoInput input = file.newInput()) {
-            long length = file.length();
-            Slice footer = input.readTail(FOOTER_SIZE);
-            long tablePosition = footer.getLong(16);
-            if (tablePosition < 0 || tablePosition > length - FOOTER_SIZE - 16) {
-                throw corrupt(location, "global buffer table at %s lies outside the file of %s bytes".formatted(tablePosition, length));
-            }
-            Slice entry = input.readFully(tablePosition, 16);
-            long position = entry.getLong(0);
-            long size = entry.getLong(8);
-            if (position < 0 || size < 0 || size > length - position || size > 64 * 1024 * 1024) {
-                throw corrupt(location, "schema buffer of %s bytes at %s lies outside the file of %s bytes".formatted(size, position, length));
-            }
-            descriptor = input.readFully(position, toIntExact(size));
+        if (metadata.globalBuffers().getFirst().size() > MAX_SCHEMA_BYTES) {
+            throw corrupt(location, "its schema buffer has %s bytes".formatted(metadata.globalBuffers().getFirst().size()));
         }
-        IndexFile indexFile = parseSchema(location, metadata, descriptor);
+        IndexFile indexFile = parseSchema(location, metadata, metadata.readGlobalBuffer(file, 0));
         if (indexFile.fields.size() != metadata.columns().size()) {
             throw new UnsupportedLanceEncodingException("Index file %s: %s fields in %s columns, not a flat schema".formatted(location, indexFile.fields.size(), metadata.columns().size()));
         }
         return indexFile;
     }
 
-    /** The file descriptor: {@code Schema schema = 1} holding {@code repeated Field fields = 1} and {@code map<string, bytes> metadata = 5}. */
     private static IndexFile parseSchema(String location, LanceFileMetadata metadata, Slice descriptor)
             throws IOException
     {
-        ImmutableList.Builder<IndexField> fields = ImmutableList.builder();
-        ImmutableMap.Builder<String, String> schemaMetadata = ImmutableMap.builder();
+        Schema schema;
         try {
-            CodedInputStream file = CodedInputStream.newInstance(descriptor.getBytes());
-            for (int tag = file.readTag(); tag != 0; tag = file.readTag()) {
-                if (tag >>> 3 != 1) {
-                    file.skipField(tag);
-                    continue;
-                }
-                CodedInputStream schema = CodedInputStream.newInstance(file.readByteArray());
-                for (int schemaTag = schema.readTag(); schemaTag != 0; schemaTag = schema.readTag()) {
-                    switch (schemaTag >>> 3) {
-                        case 1 -> {
-                            Field field = Field.parseFrom(schema.readByteArray());
-                            if (field.getParentId() != -1) {
-                                throw new UnsupportedLanceEncodingException("Index file %s: nested field %s".formatted(location, field.getName()));
-                            }
-                            fields.add(new IndexField(field.getName(), field.getLogicalType()));
-                        }
-                        case 5 -> {
-                            CodedInputStream mapEntry = CodedInputStream.newInstance(schema.readByteArray());
-                            String key = "";
-                            String value = "";
-                            for (int entryTag = mapEntry.readTag(); entryTag != 0; entryTag = mapEntry.readTag()) {
-                                switch (entryTag >>> 3) {
-                                    case 1 -> key = mapEntry.readString();
-                                    case 2 -> value = new String(mapEntry.readByteArray(), UTF_8);
-                                    default -> mapEntry.skipField(entryTag);
-                                }
-                            }
-                            schemaMetadata.put(key, value);
-                        }
-                        default -> schema.skipField(schemaTag);
-                    }
-                }
-            }
+            schema = FileDescriptor.parseFrom(descriptor.toByteBuffer()).getSchema();
         }
-        catch (InvalidProtocolBufferException | IllegalArgumentException e) {
+        catch (InvalidProtocolBufferException e) {
             throw corrupt(location, "its schema does not parse: " + e.getMessage());
         }
+        ImmutableList.Builder<IndexField> fields = ImmutableList.builder();
+        for (Field field : schema.getFieldsList()) {
+            if (field.getParentId() != -1) {
+                throw new UnsupportedLanceEncodingException("Index file %s: nested field %s".formatted(location, field.getName()));
+            }
+            fields.add(new IndexField(field.getName(), field.getLogicalType()));
+        }
+        ImmutableMap.Builder<String, String> schemaMetadata = ImmutableMap.builder();
+        schema.getMetadataMap().forEach((key, value) -> schemaMetadata.put(key, value.toStringUtf8()));
         return new IndexFile(location, metadata, fields.build(), schemaMetadata.buildKeepingLast());
     }
 

@@ -21,7 +21,7 @@ import static java.util.Objects.requireNonNull;
  * The container of a Lance 2.1/2.2 data file: footer version and per-column pages with their decoded layouts.
  * Reads the file tail once (guessing it holds all column metadata) and reads again only if it did not.
  */
-public record LanceFileMetadata(int majorVersion, int minorVersion, int globalBufferCount, List<LanceColumn> columns)
+public record LanceFileMetadata(int majorVersion, int minorVersion, List<BufferRange> globalBuffers, List<LanceColumn> columns)
 {
     static final int FOOTER_SIZE = 40;
     private static final int MAGIC = 'L' | 'A' << 8 | 'N' << 16 | 'C' << 24;
@@ -30,7 +30,29 @@ public record LanceFileMetadata(int majorVersion, int minorVersion, int globalBu
 
     public LanceFileMetadata
     {
+        globalBuffers = ImmutableList.copyOf(requireNonNull(globalBuffers, "globalBuffers is null"));
         columns = ImmutableList.copyOf(requireNonNull(columns, "columns is null"));
+    }
+
+    /** Where a global buffer lies in the file. */
+    public record BufferRange(long position, long size) {}
+
+    public int globalBufferCount()
+    {
+        return globalBuffers.size();
+    }
+
+    /**
+     * The bytes of one global buffer; buffer 0 of files Lance writes holds the {@code FileDescriptor} (schema and row
+     * count).
+     */
+    public Slice readGlobalBuffer(TrinoInputFile file, int buffer)
+            throws IOException
+    {
+        BufferRange range = globalBuffers.get(buffer);
+        try (TrinoInput input = file.newInput()) {
+            return input.readFully(range.position(), toIntExact(range.size()));
+        }
     }
 
     public static LanceFileMetadata read(TrinoInputFile file)
@@ -50,6 +72,7 @@ public record LanceFileMetadata(int majorVersion, int minorVersion, int globalBu
             }
             long columnMetaStart = tail.getLong(footer);
             long columnOffsetTablePosition = tail.getLong(footer + 8);
+            long globalBufferTablePosition = tail.getLong(footer + 16);
             int globalBuffers = tail.getInt(footer + 24);
             int columnCount = tail.getInt(footer + 28);
             int major = tail.getUnsignedShort(footer + 32);
@@ -64,10 +87,24 @@ public record LanceFileMetadata(int majorVersion, int minorVersion, int globalBu
                     || columnOffsetTablePosition > footerStart || columnCount > (footerStart - columnOffsetTablePosition) / 16) {
                 throw corrupt(file, "footer places %s columns' metadata at %s and their offsets at %s in a file of %s bytes".formatted(columnCount, columnMetaStart, columnOffsetTablePosition, length));
             }
+            if (globalBuffers > 0 && (globalBufferTablePosition < 0 || globalBuffers > (footerStart - globalBufferTablePosition) / 16)) {
+                throw corrupt(file, "footer places %s global buffers' offsets at %s in a file of %s bytes".formatted(globalBuffers, globalBufferTablePosition, length));
+            }
             if (columnMetaStart < tailStart) {
                 // the column metadata is larger than the guess: read everything from its start once more
                 tailStart = columnMetaStart;
                 tail = input.readTail(toIntExact(length - columnMetaStart));
+            }
+            // Lance writes the table after the column metadata, so it is in the tail already
+            Slice globalBufferTable = globalBufferTablePosition >= tailStart
+                    ? tail.slice(toIntExact(globalBufferTablePosition - tailStart), globalBuffers * 16)
+                    : input.readFully(globalBufferTablePosition, globalBuffers * 16);
+            ImmutableList.Builder<BufferRange> globalBufferRanges = ImmutableList.builder();
+            for (int buffer = 0; buffer < globalBuffers; buffer++) {
+                long position = globalBufferTable.getLong(buffer * 16);
+                long size = globalBufferTable.getLong(buffer * 16 + 8);
+                checkInFile(file, length, position, size, "global buffer " + buffer);
+                globalBufferRanges.add(new BufferRange(position, size));
             }
             ImmutableList.Builder<LanceColumn> columns = ImmutableList.builder();
             for (int column = 0; column < columnCount; column++) {
@@ -86,7 +123,7 @@ public record LanceFileMetadata(int majorVersion, int minorVersion, int globalBu
                 }
                 columns.add(toColumn(file, length, column, metadata, input));
             }
-            return new LanceFileMetadata(major, minor, globalBuffers, columns.build());
+            return new LanceFileMetadata(major, minor, globalBufferRanges.build(), columns.build());
         }
     }
 

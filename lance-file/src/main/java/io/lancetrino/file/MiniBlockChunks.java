@@ -38,7 +38,8 @@ public final class MiniBlockChunks
 
     /**
      * The chunks of the page holding rows {@code [from, to)}, or empty when the page is not a MiniBlock page that can be
-     * cut into chunks (dictionaries and repetition indexes count items of the whole page) or when the rows span it all.
+     * cut into chunks (repetition indexes count items of the whole page) or when the rows span it all. A dictionary
+     * (buffer 2) is kept whole: chunks hold indices into it.
      */
     public static Optional<NarrowedPage> narrow(TrinoInput input, LancePage page, int from, int to)
             throws IOException
@@ -47,7 +48,7 @@ public final class MiniBlockChunks
             return Optional.empty();
         }
         MiniBlockLayout layout = page.layout().getMiniBlockLayout();
-        if (layout.hasDictionary() || layout.hasRepCompression() || layout.getRepetitionIndexDepth() > 0 || layout.getNumItems() != page.rows()) {
+        if (layout.hasRepCompression() || layout.getRepetitionIndexDepth() > 0 || layout.getNumItems() != page.rows()) {
             return Optional.empty();
         }
         int wordBytes = layout.getHasLargeChunk() ? 4 : 2;

@@ -29,6 +29,8 @@ final class MiniBlockPageDecoder
     // a chunk's value count is a power of two of at most 2^15 (a 4-bit exponent) and the last chunk holds no more;
     // the bound keeps twice that as a margin, it only has to stop a lying item count from sizing an allocation
     private static final int MAX_CHUNK_VALUES = 1 << 16;
+    // bounds what a dictionary's count can make the reader allocate when it exceeds the page's items
+    private static final long MAX_NARROWED_DICTIONARY_ITEMS = 1 << 22;
 
     private MiniBlockPageDecoder() {}
 
@@ -66,7 +68,8 @@ final class MiniBlockPageDecoder
         int wordBytes = large ? 4 : 2;
         int chunkCount = metadata.length() / wordBytes;
         long items = layout.getNumItems();
-        if (items < 0 || items > (long) chunkCount * MAX_CHUNK_VALUES || layout.getNumDictionaryItems() < 0 || layout.getNumDictionaryItems() > items) {
+        // a page narrowed to some of its chunks keeps the whole page's dictionary, so the dictionary may outnumber the items
+        if (items < 0 || items > (long) chunkCount * MAX_CHUNK_VALUES || layout.getNumDictionaryItems() < 0 || layout.getNumDictionaryItems() > Math.max(items, MAX_NARROWED_DICTIONARY_ITEMS)) {
             // a lying count must not size an allocation
             throw new IllegalStateException(where + ": %s items (%s in the dictionary) in %s chunks".formatted(items, layout.getNumDictionaryItems(), chunkCount));
         }

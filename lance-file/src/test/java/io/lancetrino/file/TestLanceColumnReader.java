@@ -1,6 +1,7 @@
 package io.lancetrino.file;
 
 import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoInput;
 import io.trino.filesystem.TrinoInputFile;
 import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.spi.block.Block;
@@ -39,6 +40,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -48,6 +50,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 import static io.trino.spi.type.BigintType.BIGINT;
@@ -203,6 +206,13 @@ class TestLanceColumnReader
                 Block part = LanceColumnReader.read(file, metadata, c, column.trinoType(), range[0], range[1]);
                 assertThat(values(part, column.trinoType())).as("%s %s rows %s+%s", version, column.name(), range[0], range[1])
                         .isEqualTo(expected.subList(range[0], range[0] + range[1]));
+                // what a split of a few indexed rows reads: only the chunks holding them
+                Optional<Block> narrowed = readChunksOnly(file, metadata.columns().get(c), column.trinoType(), range[0], range[1]);
+                narrowed.ifPresent(chunks -> assertThat(values(chunks, column.trinoType())).as("%s %s chunks of rows %s+%s", version, column.name(), range[0], range[1])
+                        .isEqualTo(expected.subList(range[0], range[0] + range[1])));
+                if (range[1] < 100 && describe(metadata.columns().get(c)).startsWith("MINI_BLOCK_LAYOUT")) {
+                    assertThat(narrowed).as("%s %s: a few rows of a MiniBlock page are read by their chunks", version, column.name()).isPresent();
+                }
             }
         }
 
@@ -225,6 +235,24 @@ class TestLanceColumnReader
             assertThat(encodings.get("nullable")).isEqualTo("MINI_BLOCK_LAYOUT(def=RLE,values=INLINE_BITPACKING)");
             assertThat(encodings.get("dict")).isEqualTo("MINI_BLOCK_LAYOUT(def=RLE,values=INLINE_BITPACKING,dictionary=GENERAL)");
             assertThat(encodings.get("const")).isEqualTo("CONSTANT_LAYOUT");
+        }
+    }
+
+    private static Optional<Block> readChunksOnly(TrinoInputFile file, LanceColumn column, Type type, int start, int count)
+            throws IOException
+    {
+        List<LanceColumn.PageRows> pages = column.pagesOf(start, start + count);
+        if (pages.size() != 1) {
+            return Optional.empty();
+        }
+        LanceColumn.PageRows page = pages.getFirst();
+        try (TrinoInput input = file.newInput()) {
+            Optional<MiniBlockChunks.NarrowedPage> narrowed = MiniBlockChunks.narrow(input, page.page(), page.from(), page.to());
+            if (narrowed.isEmpty()) {
+                return Optional.empty();
+            }
+            LanceColumn chunks = new LanceColumn(column.index(), List.of(narrowed.get().page()));
+            return Optional.of(LanceColumnReader.read(input, chunks, type, page.from() - narrowed.get().firstRow(), count));
         }
     }
 
