@@ -10,6 +10,7 @@ import io.trino.testing.QueryRunner;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.LongStream;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -110,6 +111,41 @@ final class TestLanceFilteredReads
         // a column the older fragments do not store reads as NULL there
         assertQuery("SELECT id FROM odd WHERE later = 7", "VALUES 6000");
         assertQuery("SELECT count(*) FROM odd WHERE later IS NULL", "VALUES 5000");
+    }
+
+    @Test
+    void testTheConnectorEnforcesTheFiltersItEvaluates()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS f");
+        assertUpdate("CREATE TABLE enforced AS SELECT * FROM tpch.tiny.lineitem", 60175);
+        assertUpdate("DELETE FROM enforced WHERE orderkey % 97 = 0", "SELECT count(*) FROM lineitem WHERE orderkey % 97 = 0");
+        assertUpdate("ALTER TABLE enforced ADD COLUMN later bigint");
+        assertUpdate("INSERT INTO enforced (orderkey, partkey, suppkey, linenumber, quantity, extendedprice, discount, tax, returnflag, linestatus, shipdate, commitdate, receiptdate, shipinstruct, shipmode, comment, later) " +
+                "SELECT orderkey + 1000000, partkey, suppkey, linenumber, quantity, extendedprice, discount, tax, returnflag, linestatus, shipdate, commitdate, receiptdate, shipinstruct, shipmode, comment, orderkey FROM tpch.tiny.lineitem WHERE orderkey < 100", "SELECT count(*) FROM lineitem WHERE orderkey < 100");
+        String survivors = "(SELECT * FROM lineitem WHERE orderkey % 97 <> 0)";
+        for (String reader : List.of("java", "sdk")) {
+            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_reader", reader).build();
+            // no filter is left to the engine, on projected columns or not, for every type the page source compares
+            assertThat(query(session, "SELECT * FROM enforced WHERE orderkey = 4225")).isFullyPushedDown();
+            assertThat(query(session, "SELECT comment FROM enforced WHERE suppkey = 42 AND quantity > 20 AND shipmode IN ('MAIL', 'AIR')")).isFullyPushedDown();
+            assertThat(query(session, "SELECT extendedprice FROM enforced WHERE shipdate BETWEEN DATE '1995-01-01' AND DATE '1995-01-31' AND discount = 0.05")).isFullyPushedDown();
+            // the answers are a scan's
+            assertQuery(session, "SELECT orderkey, linenumber FROM enforced WHERE orderkey = 4225", "SELECT orderkey, linenumber FROM lineitem WHERE orderkey = 4225");
+            assertQuery(session, "SELECT comment FROM enforced WHERE suppkey = 42 AND quantity > 20 AND shipmode IN ('MAIL', 'AIR') AND later IS NULL",
+                    "SELECT comment FROM " + survivors + " WHERE suppkey = 42 AND quantity > 20 AND shipmode IN ('MAIL', 'AIR')");
+            assertQuery(session, "SELECT count(*), sum(extendedprice) FROM enforced WHERE shipdate BETWEEN DATE '1995-01-01' AND DATE '1995-01-31' AND discount = 0.05 AND later IS NULL",
+                    "SELECT count(*), sum(extendedprice) FROM " + survivors + " WHERE shipdate BETWEEN DATE '1995-01-01' AND DATE '1995-01-31' AND discount = 0.05");
+            // deleted rows stay deleted; a column older fragments do not store matches only as NULL there
+            assertQuery(session, "SELECT count(*) FROM enforced WHERE orderkey = 97", "VALUES 0");
+            assertQuery(session, "SELECT orderkey FROM enforced WHERE later = 7", "SELECT orderkey + 1000000 FROM lineitem WHERE orderkey = 7");
+            assertQuery(session, "SELECT count(*) FROM enforced WHERE later > 90", "SELECT count(*) FROM lineitem WHERE orderkey > 90 AND orderkey < 100");
+            // a LIMIT over an enforced filter counts matching rows, not rows read
+            assertQuery(session, "SELECT count(*) FROM (SELECT orderkey FROM enforced WHERE suppkey = 42 LIMIT 5)", "VALUES 5");
+            assertQuery(session, "SELECT DISTINCT suppkey FROM (SELECT suppkey FROM enforced WHERE suppkey = 42 LIMIT 5)", "VALUES 42");
+        }
+        // what the page source cannot compare stays with the engine
+        assertThat(query("SELECT orderkey FROM enforced WHERE comment LIKE '%express%' AND orderkey < 10")).isNotFullyPushedDown(io.trino.sql.planner.plan.FilterNode.class);
+        assertQuery("SELECT orderkey FROM enforced WHERE comment LIKE '%express%' AND orderkey < 1000", "SELECT orderkey FROM lineitem WHERE comment LIKE '%express%' AND orderkey < 1000 AND orderkey % 97 <> 0");
     }
 
     @Test

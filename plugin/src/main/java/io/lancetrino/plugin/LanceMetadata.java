@@ -22,6 +22,7 @@ import io.lancetrino.plugin.write.SchemaChanges;
 import io.lancetrino.plugin.write.TableWrites;
 import io.lancetrino.procedures.BranchOperations;
 import com.google.common.collect.ImmutableList;
+import io.lancetrino.split.ColumnPredicate;
 import io.lancetrino.split.LabelPredicate;
 import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.split.LanceErrorCode;
@@ -317,7 +318,10 @@ public final class LanceMetadata
         if (narrowed.equals(handle.constraint()) && labels.equals(handle.labelPredicates())) {
             return Optional.empty();
         }
-        return Optional.of(new ConstraintApplicationResult<>(handle.withConstraint(narrowed).withLabelPredicates(labels), constraint.getSummary(), constraint.getExpression(), false));
+        // the page source drops rows failing a domain it evaluates (ColumnPredicate), so the engine need not filter
+        // them again: no per-query filter code for the literal, and no filter over rows it never sees
+        TupleDomain<ColumnHandle> remaining = constraint.getSummary().filter((column, domain) -> ColumnPredicate.of((LanceColumnHandle) column, domain).isEmpty());
+        return Optional.of(new ConstraintApplicationResult<>(handle.withConstraint(narrowed).withLabelPredicates(labels), remaining, constraint.getExpression(), false));
     }
 
     @Override
@@ -327,6 +331,10 @@ public final class LanceMetadata
             return Optional.empty();
         }
         if (handle.limit().isPresent() && handle.limit().getAsLong() <= limit) {
+            return Optional.empty();
+        }
+        if (!handle.constraint().isAll()) {
+            // splits are cut by rows read, and an enforced filter drops some of them
             return Optional.empty();
         }
         return Optional.of(new LimitApplicationResult<>(handle.withLimit(limit), false, false));

@@ -5,10 +5,13 @@ import io.trino.filesystem.TrinoInput;
 import io.trino.filesystem.TrinoInputFile;
 
 import java.io.IOException;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 import static java.util.Objects.requireNonNull;
 
@@ -25,22 +28,38 @@ final class CachingInput
 
     private final TrinoInputFile file;
     private final Optional<CoalescedReads> coalescedReads;
+    private final Optional<FileMetadataCache.SharedBuffers> sharedBuffers;
     private final Map<BufferRange, Slice> cache = new LinkedHashMap<>(16, 0.75f, true);
+    // ranges read through the shared buffers rather than from the file each time
+    private final Set<BufferRange> shared = new HashSet<>();
+    private final Map<BufferRange, Slice> sharedSlices = new HashMap<>();
+    private long directReads;
+    private long directReadBytes;
     private TrinoInput input;
     private long cachedBytes;
 
     CachingInput(TrinoInputFile file)
     {
-        this(file, Optional.empty());
+        this(file, Optional.empty(), Optional.empty());
     }
 
     /**
      * @param coalescedReads the split's planned reads of this file, shared by its columns
+     * @param sharedBuffers where page buffers marked {@link #shareable} are kept across splits and queries
      */
-    CachingInput(TrinoInputFile file, Optional<CoalescedReads> coalescedReads)
+    CachingInput(TrinoInputFile file, Optional<CoalescedReads> coalescedReads, Optional<FileMetadataCache.SharedBuffers> sharedBuffers)
     {
         this.file = requireNonNull(file, "file is null");
         this.coalescedReads = requireNonNull(coalescedReads, "coalescedReads is null");
+        this.sharedBuffers = requireNonNull(sharedBuffers, "sharedBuffers is null");
+    }
+
+    /** Marks a page buffer every reader of a few of the page's rows needs (a chunk table, a dictionary) as shared. */
+    void shareable(long position, long length)
+    {
+        if (sharedBuffers.isPresent() && length <= Integer.MAX_VALUE) {
+            shared.add(new BufferRange(position, (int) length));
+        }
     }
 
     @Override
@@ -52,8 +71,22 @@ final class CachingInput
         if (slice != null) {
             return slice;
         }
+        Optional<Slice> within = withinSharedBuffer(position, length);
+        if (within.isPresent()) {
+            // e.g. the chunk table entries of a page narrowed to some chunks: the whole table is at hand
+            return within.get();
+        }
         Optional<Slice> coalesced = coalescedReads.isPresent() ? coalescedReads.get().take(position, length) : Optional.empty();
-        slice = coalesced.isPresent() ? coalesced.get() : input().readFully(position, length);
+        if (coalesced.isPresent()) {
+            slice = coalesced.get();
+        }
+        else if (shared.contains(range)) {
+            slice = sharedBuffers.orElseThrow().get(position, length, this::readDirectly);
+            sharedSlices.put(range, slice);
+        }
+        else {
+            slice = readDirectly(position, length);
+        }
         cache.put(range, slice);
         cachedBytes += length;
         Iterator<Map.Entry<BufferRange, Slice>> eldest = cache.entrySet().iterator();
@@ -64,11 +97,43 @@ final class CachingInput
         return slice;
     }
 
+    private Optional<Slice> withinSharedBuffer(long position, int length)
+    {
+        for (Map.Entry<BufferRange, Slice> entry : sharedSlices.entrySet()) {
+            BufferRange range = entry.getKey();
+            if (position >= range.position() && position + length <= range.position() + range.length()) {
+                return Optional.of(entry.getValue().slice((int) (position - range.position()), length));
+            }
+        }
+        return Optional.empty();
+    }
+
+    private Slice readDirectly(long position, int length)
+            throws IOException
+    {
+        directReads++;
+        directReadBytes += length;
+        return input().readFully(position, length);
+    }
+
     @Override
     public void readFully(long position, byte[] buffer, int bufferOffset, int bufferLength)
             throws IOException
     {
+        directReads++;
+        directReadBytes += bufferLength;
         input().readFully(position, buffer, bufferOffset, bufferLength);
+    }
+
+    /** Reads from the file that no planned (coalesced) read or shared buffer served. */
+    long directReads()
+    {
+        return directReads;
+    }
+
+    long directReadBytes()
+    {
+        return directReadBytes;
     }
 
     @Override
@@ -97,6 +162,7 @@ final class CachingInput
             throws IOException
     {
         cache.clear();
+        sharedSlices.clear();
         cachedBytes = 0;
         if (input != null) {
             input.close();

@@ -279,6 +279,17 @@ final class JavaColumnStream
         return offset == 0 && rows == batch.getPositionCount() ? batch : batch.getRegion(offset, rows);
     }
 
+    /** Reads of the file this column made outside the split's planned reads and the shared page buffers. */
+    long directReads()
+    {
+        return input.directReads();
+    }
+
+    long directReadBytes()
+    {
+        return input.directReadBytes();
+    }
+
     /** Reads MiniBlock pages by the chunks that hold the rows wanted, for splits of a few scattered rows. */
     JavaColumnStream readingChunksOnly()
     {
@@ -294,6 +305,13 @@ final class JavaColumnStream
             List<LanceColumn.PageRows> pages = column.pagesOf(rowStart, rowStart + count);
             if (pages.size() == 1) {
                 LanceColumn.PageRows page = pages.getFirst();
+                // every split reading a few rows of the page reads its chunk table and dictionary whole
+                if (page.page().layout().hasMiniBlockLayout()) {
+                    input.shareable(page.page().bufferPositions().getFirst(), page.page().bufferSizes().getFirst());
+                    if (page.page().layout().getMiniBlockLayout().hasDictionary() && page.page().bufferPositions().size() > 2) {
+                        input.shareable(page.page().bufferPositions().get(2), page.page().bufferSizes().get(2));
+                    }
+                }
                 Optional<MiniBlockChunks.NarrowedPage> narrowed = MiniBlockChunks.narrow(input, page.page(), page.from(), page.to());
                 if (narrowed.isPresent()) {
                     LanceColumn chunks = new LanceColumn(column.index(), List.of(narrowed.get().page()));

@@ -25,6 +25,7 @@ public class LanceConfig
     private int readBatchRows = 8192;
     private DataSize manifestCacheSize = DataSize.of(256, MEGABYTE);
     private DataSize indexCacheSize = DataSize.of(256, MEGABYTE);
+    private DataSize pageBufferCacheSize = DataSize.of(64, MEGABYTE);
     private DataSize readerMemoryLimit = DataSize.of(2048, MEGABYTE);
     private Duration dynamicFilteringWaitTimeout = new Duration(1, SECONDS);
     private Duration cleanupMinRetention = new Duration(7, DAYS);
@@ -86,6 +87,20 @@ public class LanceConfig
     public LanceConfig setManifestCacheSize(DataSize manifestCacheSize)
     {
         this.manifestCacheSize = manifestCacheSize;
+        return this;
+    }
+
+    @NotNull
+    public DataSize getPageBufferCacheSize()
+    {
+        return pageBufferCacheSize;
+    }
+
+    @Config("lance.page-buffer-cache-size")
+    @ConfigDescription("Memory for the chunk tables and dictionaries of data file pages that reads of a few index-selected rows need every time; 0B turns the cache off")
+    public LanceConfig setPageBufferCacheSize(DataSize pageBufferCacheSize)
+    {
+        this.pageBufferCacheSize = pageBufferCacheSize;
         return this;
     }
 

@@ -24,6 +24,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.lance.file.LanceFileReader;
 import org.lance.util.Range;
 import org.roaringbitmap.PeekableIntIterator;
@@ -63,6 +64,11 @@ public final class LancePageSource
     private final TableFileSystem fileSystem;
     private final int batchRows;
     private final List<ColumnPredicate> predicates;
+    private final List<ColumnPredicate> filters;
+    // the channel of each filter's column among the columns read
+    private final int[] filterChannels;
+    // the projected columns, the first of those read
+    private final int outputColumns;
     private final Map<String, String> storageOptions;
     private final LanceFileReaderType fileReader;
     private final FileMetadataCache fileMetadata;
@@ -105,11 +111,34 @@ public final class LancePageSource
      */
     public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, List<ColumnPredicate> predicates, BufferAllocator allocator, TableFileSystem fileSystem, Map<String, String> storageOptions, int batchRows, LanceFileReaderType fileReader, FileMetadataCache fileMetadata)
     {
+        this(split, columns, predicates, List.of(), allocator, fileSystem, storageOptions, batchRows, fileReader, fileMetadata);
+    }
+
+    /**
+     * @param filters conditions every returned row satisfies: the connector told the engine it enforces them, so rows
+     * failing them are dropped here; a filter's column is read even when it is not projected
+     */
+    public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, List<ColumnPredicate> predicates, List<ColumnPredicate> filters, BufferAllocator allocator, TableFileSystem fileSystem, Map<String, String> storageOptions, int batchRows, LanceFileReaderType fileReader, FileMetadataCache fileMetadata)
+    {
         this.fileMetadata = requireNonNull(fileMetadata, "fileMetadata is null");
         this.fileReader = requireNonNull(fileReader, "fileReader is null");
         this.predicates = ImmutableList.copyOf(predicates);
+        this.filters = ImmutableList.copyOf(filters);
         this.split = requireNonNull(split, "split is null");
-        this.columns = ImmutableList.copyOf(columns);
+        this.outputColumns = columns.size();
+        // filter columns not projected are read after the projected ones and left out of the pages
+        List<LanceColumnHandle> readColumns = new ArrayList<>(columns);
+        this.filterChannels = new int[filters.size()];
+        for (int filter = 0; filter < filters.size(); filter++) {
+            LanceColumnHandle column = filters.get(filter).column();
+            int channel = readColumns.indexOf(column);
+            if (channel < 0) {
+                channel = readColumns.size();
+                readColumns.add(column);
+            }
+            filterChannels[filter] = channel;
+        }
+        this.columns = ImmutableList.copyOf(readColumns);
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.batchRows = batchRows;
@@ -134,7 +163,6 @@ public final class LancePageSource
                 finished = true;
                 return null;
             }
-            completedPositions += page.getPositionCount();
             return page;
         }
         finally {
@@ -166,7 +194,7 @@ public final class LancePageSource
         }
         List<FileColumns> plans = new ArrayList<>();
         for (int fileIndex = 0; fileIndex < files.size(); fileIndex++) {
-            plans.add(FileColumns.resolve(split, files.get(fileIndex), readers.open(files.get(fileIndex)), wantedByFile.get(fileIndex), columns));
+            plans.add(FileColumns.resolve(split, files.get(fileIndex), fileSchema(files.get(fileIndex)), wantedByFile.get(fileIndex), columns));
         }
         // rows taken through the dataset come without deleted rows, so no read may include them
         boolean throughDataset = plans.stream().anyMatch(FileColumns::throughDataset);
@@ -239,7 +267,7 @@ public final class LancePageSource
         if (physicalColumns.isEmpty()) {
             return Optional.empty();
         }
-        Optional<JavaFile> javaFile = javaFiles.computeIfAbsent(plan.file().location(), _ -> openJavaFile(plan.file()));
+        Optional<JavaFile> javaFile = javaFile(plan.file());
         if (javaFile.isEmpty() || physicalColumns.get().stream().anyMatch(column -> column >= javaFile.get().metadata().columns().size())) {
             return Optional.empty();
         }
@@ -256,7 +284,7 @@ public final class LancePageSource
                 handle.type(),
                 physicalColumn.isPresent() ? JavaColumnStream.conversion(handle, plan.fields().get(channel)) : Optional.empty(),
                 leaves,
-                new CachingInput(javaFile.get().file(), Optional.of(reads)),
+                new CachingInput(javaFile.get().file(), Optional.of(reads), Optional.of(javaFile.get().buffers())),
                 ranges,
                 batchRows,
                 (remaining, _) -> openSdkStream(single, remaining));
@@ -283,6 +311,26 @@ public final class LancePageSource
         }
     }
 
+    /**
+     * The schema the file was written with: from its descriptor when the Java reader reads it, so resolving columns
+     * opens no SDK reader; from the SDK's reader otherwise.
+     */
+    private Schema fileSchema(LanceDataFile file)
+    {
+        if (fileReader == LanceFileReaderType.JAVA) {
+            Optional<Schema> schema = javaFile(file).flatMap(JavaFile::schema);
+            if (schema.isPresent()) {
+                return schema.get();
+            }
+        }
+        return readers.open(file).schema();
+    }
+
+    private Optional<JavaFile> javaFile(LanceDataFile file)
+    {
+        return javaFiles.computeIfAbsent(file.location(), _ -> openJavaFile(file));
+    }
+
     private Optional<JavaFile> openJavaFile(LanceDataFile file)
     {
         Optional<TrinoInputFile> input = LanceFileSystems.inputFile(fileSystem, file.location());
@@ -290,7 +338,8 @@ public final class LancePageSource
             return Optional.empty();
         }
         try {
-            return Optional.of(new JavaFile(input.get(), fileMetadata.get(input.get())));
+            FileMetadataCache.CachedFile cached = fileMetadata.get(input.get());
+            return Optional.of(new JavaFile(input.get(), cached.metadata().container(), cached.metadata().schema(), cached.buffers()));
         }
         catch (UnsupportedLanceEncodingException e) {
             // e.g. a 2.0 file that the manifest did not say was one: the SDK reads it all
@@ -301,7 +350,7 @@ public final class LancePageSource
         }
     }
 
-    private record JavaFile(TrinoInputFile file, LanceFileMetadata metadata) {}
+    private record JavaFile(TrinoInputFile file, LanceFileMetadata metadata, Optional<Schema> schema, FileMetadataCache.SharedBuffers buffers) {}
 
     /**
      * The rows the data files are read over. Usually the rows that survive deletion; when deletions are scattered
@@ -331,7 +380,7 @@ public final class LancePageSource
      */
     private Optional<ColumnStream> openPredicateStream(LanceDataFile file, LanceColumnHandle column, List<Range> ranges)
     {
-        FileColumns plan = FileColumns.resolve(split, file, readers.open(file), List.of(0), List.of(column));
+        FileColumns plan = FileColumns.resolve(split, file, fileSchema(file), List.of(0), List.of(column));
         if (plan.columns().isEmpty() || plan.throughDataset()) {
             return Optional.empty();
         }
@@ -357,13 +406,17 @@ public final class LancePageSource
         }
         int rows = (int) Math.min(rowsWithoutStreams, batchRows);
         rowsWithoutStreams -= rows;
-        Block[] blocks = new Block[columns.size()];
-        for (int column = 0; column < columns.size(); column++) {
-            blocks[column] = columnWithoutFile(column, rows);
+        if (columns.isEmpty()) {
+            completedPositions += rows;
+            return SourcePage.create(rows);
         }
-        SourcePage page = columns.isEmpty() ? SourcePage.create(rows) : SourcePage.create(new Page(rows, blocks));
-        completedBytes += page.getSizeInBytes();
-        return page;
+        @SuppressWarnings("unchecked")
+        Supplier<Block>[] loaders = new Supplier[columns.size()];
+        for (int column = 0; column < columns.size(); column++) {
+            Block block = columnWithoutFile(column, rows);
+            loaders[column] = () -> block;
+        }
+        return page(loaders, rows, null, rows);
     }
 
     private SourcePage nextPageFromFiles()
@@ -391,10 +444,46 @@ public final class LancePageSource
             stream.advance(rows);
         }
         if (deletedRows == null) {
-            return new LanceSourcePage(loaders, rows, null, rows, this::addCompletedBytes);
+            return page(loaders, rows, null, rows);
         }
         int kept = keepUndeletedPositions(rows);
-        return new LanceSourcePage(loaders, rows, kept == rows ? null : Arrays.copyOf(keptPositions, kept), kept, this::addCompletedBytes);
+        return page(loaders, rows, kept == rows ? null : Arrays.copyOf(keptPositions, kept), kept);
+    }
+
+    /**
+     * The batch's page of the projected columns over the given positions (null for all), narrowed to the rows the
+     * filters keep; a filter's column is decoded here, once.
+     */
+    private SourcePage page(Supplier<Block>[] loaders, int rows, int[] positions, int positionCount)
+    {
+        // rows read, before the filters: what the scan's input counts
+        completedPositions += positionCount;
+        if (!filters.isEmpty()) {
+            int[] kept = positions != null ? positions : identityPositions(rows);
+            int count = positionCount;
+            for (int filter = 0; filter < filters.size() && count > 0; filter++) {
+                int channel = filterChannels[filter];
+                Block block = loaders[channel].get();
+                loaders[channel] = () -> block;
+                if (channel >= outputColumns) {
+                    addCompletedBytes(block.getSizeInBytes());
+                }
+                count = filters.get(filter).filter(block, kept, count);
+            }
+            positions = count == rows ? null : Arrays.copyOf(kept, count);
+            positionCount = count;
+        }
+        Supplier<Block>[] output = loaders.length == outputColumns ? loaders : Arrays.copyOf(loaders, outputColumns);
+        return new LanceSourcePage(output, rows, positions, positionCount, this::addCompletedBytes);
+    }
+
+    private static int[] identityPositions(int rows)
+    {
+        int[] positions = new int[rows];
+        for (int position = 0; position < rows; position++) {
+            positions[position] = position;
+        }
+        return positions;
     }
 
     private void addCompletedBytes(long bytes)
@@ -510,8 +599,15 @@ public final class LancePageSource
                 "sdkPredicateColumns", new LongCount(sdkPredicateColumns + predicatesFellBack),
                 "coalescedReads", new LongCount(coalescedReads.values().stream().mapToLong(CoalescedReads::readCount).sum()),
                 "coalescedReadBytes", new LongCount(coalescedReads.values().stream().mapToLong(CoalescedReads::readBytes).sum()),
+                "directReads", new LongCount(allJavaStreams().mapToLong(JavaColumnStream::directReads).sum()),
+                "directReadBytes", new LongCount(allJavaStreams().mapToLong(JavaColumnStream::directReadBytes).sum()),
                 "scalarIndexSplits", new LongCount(split.indexedRows().isPresent() ? 1 : 0),
                 "scalarIndexSplitRowsSkipped", new LongCount(split.indexedRows().map(IndexedRows::rowsSkipped).orElse(0L))));
+    }
+
+    private java.util.stream.Stream<JavaColumnStream> allJavaStreams()
+    {
+        return java.util.stream.Stream.concat(javaStreams.stream(), javaPredicateStreams.stream());
     }
 
     @Override
@@ -584,7 +680,7 @@ public final class LancePageSource
                     channels.stream().map(sdkProjectable::get).toList());
         }
 
-        static FileColumns resolve(LanceSplit split, LanceDataFile file, LanceFileReader reader, List<Integer> wanted, List<LanceColumnHandle> allColumns)
+        static FileColumns resolve(LanceSplit split, LanceDataFile file, Schema fileSchema, List<Integer> wanted, List<LanceColumnHandle> allColumns)
         {
             try {
                 ImmutableList.Builder<Integer> columns = ImmutableList.builder();
@@ -594,7 +690,7 @@ public final class LancePageSource
                 ImmutableList.Builder<Boolean> sdkProjectable = ImmutableList.builder();
                 for (int column : wanted) {
                     LanceColumnHandle handle = allColumns.get(column);
-                    Optional<FileColumnMapping.FileColumn> fileColumn = FileColumnMapping.fileColumn(reader.schema(), file, handle.subtreeFieldIds());
+                    Optional<FileColumnMapping.FileColumn> fileColumn = FileColumnMapping.fileColumn(fileSchema, file, handle.subtreeFieldIds());
                     if (fileColumn.isPresent()) {
                         if (file.parentsHaveColumns() && handle.subtreeFieldIds().stream().anyMatch(file.blobFieldIds()::contains)) {
                             // seen with the SDK 7.0: after a NULL it returns empty values (with other columns projected,
@@ -605,7 +701,7 @@ public final class LancePageSource
                         columns.add(column);
                         names.add(fileColumn.get().name());
                         handles.add(handle);
-                        fields.add(reader.schema().findField(fileColumn.get().name()));
+                        fields.add(fileSchema.findField(fileColumn.get().name()));
                         sdkProjectable.add(fileColumn.get().sdkProjectable());
                     }
                 }

@@ -45,7 +45,7 @@ public final class LancePageSourceProvider
         this.rootAllocator = ArrowAllocators.newRootAllocator(config.getReaderMemoryLimit().toBytes());
         this.batchRows = config.getReadBatchRows();
         this.fileReader = config.getFileReader();
-        this.fileMetadata = new FileMetadataCache(config.getFileMetadataCachePages());
+        this.fileMetadata = new FileMetadataCache(config.getFileMetadataCachePages(), config.getPageBufferCacheSize().toBytes());
     }
 
     @Override
@@ -74,8 +74,13 @@ public final class LancePageSourceProvider
         List<ColumnPredicate> predicates = predicate.getDomains().orElseThrow().entrySet().stream()
                 .flatMap(entry -> ColumnPredicate.of(entry.getKey(), entry.getValue()).stream())
                 .collect(toImmutableList());
+        // the table's own constraint is enforced here (ConnectorMetadata.applyFilter tells the engine so); a dynamic
+        // filter only narrows what is read
+        List<ColumnPredicate> filters = handle.constraint().getDomains().orElseThrow().entrySet().stream()
+                .flatMap(entry -> ColumnPredicate.of(entry.getKey(), entry.getValue()).stream())
+                .collect(toImmutableList());
         BufferAllocator allocator = rootAllocator.newChildAllocator("split-" + lanceSplit.fragmentId(), 0, rootAllocator.getLimit());
-        return new LancePageSource(lanceSplit, lanceColumns, predicates, allocator, tables.fileSystem(session.getIdentity(), handle.tableRoot()), tables.storageOptions(handle.tableRoot()), batchRows, fileReader(session), fileMetadata);
+        return new LancePageSource(lanceSplit, lanceColumns, predicates, filters, allocator, tables.fileSystem(session.getIdentity(), handle.tableRoot()), tables.storageOptions(handle.tableRoot()), batchRows, fileReader(session), fileMetadata);
     }
 
     /**

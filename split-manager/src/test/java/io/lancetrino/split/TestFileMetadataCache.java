@@ -1,6 +1,6 @@
 package io.lancetrino.split;
 
-import io.lancetrino.file.LanceFileMetadata;
+import io.airlift.slice.Slice;
 import io.trino.filesystem.local.LocalInputFile;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -32,18 +32,44 @@ final class TestFileMetadataCache
         writeRows(file, 10);
         FileMetadataCache cache = new FileMetadataCache(1_000);
 
-        LanceFileMetadata first = cache.get(new LocalInputFile(file.toFile()));
-        LanceFileMetadata second = cache.get(new LocalInputFile(file.toFile()));
+        DataFileMetadata first = cache.get(new LocalInputFile(file.toFile())).metadata();
+        DataFileMetadata second = cache.get(new LocalInputFile(file.toFile())).metadata();
         assertThat(second).isSameAs(first);
         assertThat(cache.reads()).isEqualTo(1);
-        assertThat(first.columns().getFirst().rows()).isEqualTo(10);
+        assertThat(first.container().columns().getFirst().rows()).isEqualTo(10);
 
         // replaced in place: another length and modification time
         writeRows(file, 2_000);
         Files.setLastModifiedTime(file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() + 60_000));
-        LanceFileMetadata replaced = cache.get(new LocalInputFile(file.toFile()));
-        assertThat(replaced.columns().getFirst().rows()).isEqualTo(2_000);
+        DataFileMetadata replaced = cache.get(new LocalInputFile(file.toFile())).metadata();
+        assertThat(replaced.container().columns().getFirst().rows()).isEqualTo(2_000);
         assertThat(cache.reads()).isEqualTo(2);
+    }
+
+    @Test
+    void testSharesPageBuffersUntilTheFileChanges(@TempDir Path directory)
+            throws Exception
+    {
+        Path file = directory.resolve("data.lance");
+        writeRows(file, 10);
+        FileMetadataCache cache = new FileMetadataCache(1_000, 1 << 20);
+        List<Long> reads = new java.util.ArrayList<>();
+        FileMetadataCache.BufferRead read = (position, length) -> {
+            reads.add(position);
+            return io.airlift.slice.Slices.wrappedBuffer(new byte[length]);
+        };
+        Slice first = cache.get(new LocalInputFile(file.toFile())).buffers().get(8, 16, read);
+        Slice again = cache.get(new LocalInputFile(file.toFile())).buffers().get(8, 16, read);
+        assertThat(again).isSameAs(first);
+        cache.get(new LocalInputFile(file.toFile())).buffers().get(64, 16, read);
+        assertThat(reads).containsExactly(8L, 64L);
+
+        // replaced in place: its buffers are read again
+        writeRows(file, 2_000);
+        Files.setLastModifiedTime(file, FileTime.fromMillis(Files.getLastModifiedTime(file).toMillis() + 60_000));
+        cache.get(new LocalInputFile(file.toFile())).buffers().get(8, 16, read);
+        assertThat(reads).containsExactly(8L, 64L, 8L);
+        assertThat(cache.pageBufferReads()).isEqualTo(3);
     }
 
     @Test
@@ -53,8 +79,8 @@ final class TestFileMetadataCache
         Path file = directory.resolve("data.lance");
         writeRows(file, 10);
         FileMetadataCache cache = new FileMetadataCache(0);
-        LanceFileMetadata first = cache.get(new LocalInputFile(file.toFile()));
-        LanceFileMetadata second = cache.get(new LocalInputFile(file.toFile()));
+        DataFileMetadata first = cache.get(new LocalInputFile(file.toFile())).metadata();
+        DataFileMetadata second = cache.get(new LocalInputFile(file.toFile())).metadata();
         assertThat(second).isNotSameAs(first);
         assertThat(cache.reads()).isEqualTo(2);
     }
