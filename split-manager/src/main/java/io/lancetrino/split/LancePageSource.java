@@ -345,6 +345,9 @@ public final class LancePageSource
             // e.g. a 2.0 file that the manifest did not say was one: the SDK reads it all
             return Optional.empty();
         }
+        catch (FileNotFoundException e) {
+            throw new TrinoException(LANCE_MISSING_FILE, "Table %s, fragment %s: cannot open data file %s: not found".formatted(split.table(), split.fragmentId(), file.location()), e);
+        }
         catch (IOException | RuntimeException e) {
             throw SplitFileReaders.unreadable(split, file, e);
         }

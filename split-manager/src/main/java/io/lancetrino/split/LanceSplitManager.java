@@ -90,7 +90,7 @@ public final class LanceSplitManager
         try {
             LanceTable table = tables.open(session.getIdentity(), handle.tableRoot(), handle.schemaTableName().toString());
             snapshot = table.snapshot(handle.branch(), handle.version());
-            selection = useScalarIndex(session) ? indexLookup.select(handle.toString(), snapshot, table.fileSystem(), handle.constraint(), handle.labelPredicates()) : IndexSelection.none();
+            selection = useScalarIndex(session) ? indexLookup.select(handle.displayName(), snapshot, table.fileSystem(), handle.constraint(), handle.labelPredicates()) : IndexSelection.none();
         }
         catch (LanceTableException e) {
             throw LanceErrorCode.toTrinoException(e);
@@ -110,7 +110,7 @@ public final class LanceSplitManager
     {
         ImmutableList.Builder<ConnectorSplit> splits = ImmutableList.builder();
         long remaining = handle.limit().orElse(Long.MAX_VALUE);
-        String table = handle.toString();
+        String table = handle.displayName();
         long fragmentsSkipped = 0;
         long rowsSkipped = 0;
         try {

@@ -71,9 +71,20 @@ public record LanceTableHandle(
         return TableSnapshot.describe(branch, version);
     }
 
+    /** How messages name the table: schema, table, branch and version. */
+    @JsonIgnore
+    public String displayName()
+    {
+        return schemaTableName + "@" + describeVersion();
+    }
+
+    /** As {@code EXPLAIN} shows the scan: with the columns of the filter the page source enforces. */
     @Override
     public String toString()
     {
-        return schemaTableName + "@" + describeVersion();
+        if (constraint.isAll()) {
+            return displayName();
+        }
+        return displayName() + " constraint on " + constraint.getDomains().map(domains -> domains.keySet().stream().map(LanceColumnHandle::name).sorted().toList().toString()).orElse("[none]");
     }
 }
