@@ -1,6 +1,8 @@
 package io.lancetrino.split;
 
 import io.trino.spi.block.Block;
+import io.trino.spi.block.DictionaryBlock;
+import io.trino.spi.block.RunLengthEncodedBlock;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.Range;
 import io.trino.spi.predicate.SortedRangeSet;
@@ -41,6 +43,9 @@ public final class ColumnPredicate
     private final double[] doubleHighs;
     private final boolean[] lowInclusive;
     private final boolean[] highInclusive;
+    // the dictionary whose entries' verdicts are kept, and the verdicts
+    private Block verdictsOf;
+    private byte[] verdicts;
 
     private ColumnPredicate(LanceColumnHandle column, Domain domain, long[] longLows, long[] longHighs, List<Range> doubleRanges)
     {
@@ -123,6 +128,12 @@ public final class ColumnPredicate
         if (domain.isNone()) {
             return 0;
         }
+        if (block instanceof DictionaryBlock dictionaryBlock) {
+            return filterDictionary(dictionaryBlock, positions, count);
+        }
+        if (block instanceof RunLengthEncodedBlock rle) {
+            return matches(rle.getValue(), 0) ? count : 0;
+        }
         if (longLows != null) {
             return filterLongs(block, positions, count);
         }
@@ -138,6 +149,38 @@ public final class ColumnPredicate
             }
         }
         return kept;
+    }
+
+    /**
+     * Evaluates each dictionary entry once, when a position first refers to it (a page's batches share one dictionary,
+     * so its verdicts are kept for the next batch), as Trino's own filter does with dictionaries.
+     */
+    private int filterDictionary(DictionaryBlock block, int[] positions, int count)
+    {
+        Block dictionary = block.getDictionary();
+        if (dictionary != verdictsOf) {
+            verdictsOf = dictionary;
+            // 0 unknown, 1 matches, 2 does not
+            verdicts = new byte[dictionary.getPositionCount()];
+        }
+        int kept = 0;
+        for (int i = 0; i < count; i++) {
+            int position = positions[i];
+            int id = block.getId(position);
+            if (verdicts[id] == 0) {
+                verdicts[id] = matches(dictionary, id) ? (byte) 1 : (byte) 2;
+            }
+            if (verdicts[id] == 1) {
+                positions[kept++] = position;
+            }
+        }
+        return kept;
+    }
+
+    private boolean matches(Block block, int position)
+    {
+        int[] single = {position};
+        return filter(block, single, 1) == 1;
     }
 
     // filterLongs and filterDoubles are spelled out apart: they are the per-row loops of every narrowed scan
