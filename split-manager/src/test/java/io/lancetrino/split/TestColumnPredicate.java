@@ -92,6 +92,28 @@ final class TestColumnPredicate
         assertThat(ColumnPredicate.of(column(BIGINT), Domain.all(BIGINT))).isEmpty();
     }
 
+    @Test
+    void testDictionaryAndRunLengthBlocksAgreeWithTheirValues()
+    {
+        Domain domain = Domain.create(ValueSet.of(VARCHAR, Slices.utf8Slice("AIR"), Slices.utf8Slice("MAIL")), true);
+        BlockBuilder builder = VARCHAR.createBlockBuilder(null, 4);
+        for (String value : new String[] {"AIR", "RAIL", null, "MAIL"}) {
+            writeNativeValue(VARCHAR, builder, value == null ? null : Slices.utf8Slice(value));
+        }
+        Block dictionary = builder.build();
+        int[] ids = {0, 1, 2, 3, 1, 0, 2, 1};
+        ColumnPredicate predicate = ColumnPredicate.of(column(VARCHAR), domain).orElseThrow();
+        // twice: the second batch of the page reuses the verdicts of the first
+        for (int batch = 0; batch < 2; batch++) {
+            int[] positions = IntStream.range(0, ids.length).toArray();
+            int count = predicate.filter(io.trino.spi.block.DictionaryBlock.create(ids.length, dictionary, ids), positions, ids.length);
+            assertThat(Arrays.stream(positions, 0, count).boxed().toList()).containsExactly(0, 2, 3, 5, 6);
+        }
+        int[] positions = IntStream.range(0, 3).toArray();
+        assertThat(predicate.filter(io.trino.spi.block.RunLengthEncodedBlock.create(dictionary.getRegion(1, 1), 3), positions, 3)).isZero();
+        assertThat(predicate.filter(io.trino.spi.block.RunLengthEncodedBlock.create(dictionary.getRegion(2, 1), 3), positions, 3)).isEqualTo(3);
+    }
+
     private static List<Integer> kept(Type type, Domain domain, Object... values)
     {
         BlockBuilder builder = type.createBlockBuilder(null, values.length);
