@@ -1,5 +1,6 @@
 package io.lancetrino.benchmark;
 
+import com.google.common.collect.ImmutableList;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jdk8.Jdk8Module;
@@ -174,18 +175,20 @@ public record BenchmarkReport(
             out.append("| %s.%s (`%s`) | %s | %,d | %.3f | %.3f | %.2f | %,d | %,d | %,d | %,d |%n".formatted(build.table(), build.column(), build.name(), build.indexType(), build.tableRows(),
                     build.ctasSeconds(), build.buildSeconds(), build.buildSeconds() / build.ctasSeconds(), build.indexSizeBytes(), build.tableDataBytes(), build.rowsIndexed(), build.fragmentsCovered()));
         }
-        out.append("\n| indexed query (keys drawn with seed %s, new ones every run) | variant | median s | p90 s | CPU s | bytes read | rows read | Lance file bytes read | index bytes read | rows skipped by index | rows returned | same rows |%n".formatted(indexes.seed()));
-        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+        out.append("\n| indexed query (keys drawn with seed %s, new ones every run) | variant | median s | p90 s | CPU s | bytes read | rows read | Lance file reads | Lance file bytes read | index bytes read | rows skipped by index | rows returned | same rows |%n".formatted(indexes.seed()));
+        out.append("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
         for (IndexTimings.LookupResult lookup : indexes.lookups()) {
             for (IndexTimings.VariantStats variant : lookup.variants()) {
-                out.append("| %s | %s | %.4f | %.4f | %.3f | %,d | %,d | %,d | %,d | %,d | %,d | %s |%n".formatted(lookup.description(), variant.variant(), variant.medianSeconds(), variant.p90Seconds(),
-                        variant.medianCpuSeconds(), variant.medianInputBytes(), variant.medianInputRows(), variant.medianLanceFileBytes(), variant.medianIndexBytes(), variant.medianIndexRowsSkipped(), variant.medianOutputRows(),
+                out.append("| %s | %s | %.4f | %.4f | %.3f | %,d | %,d | %,d | %,d | %,d | %,d | %,d | %s |%n".formatted(lookup.description(), variant.variant(), variant.medianSeconds(), variant.p90Seconds(),
+                        variant.medianCpuSeconds(), variant.medianInputBytes(), variant.medianInputRows(), variant.medianLanceFileReads(), variant.medianLanceFileBytes(), variant.medianIndexBytes(), variant.medianIndexRowsSkipped(), variant.medianOutputRows(),
                         lookup.sameRows() ? "yes" : "**NO**"));
             }
         }
-        IndexTimings.VariantStats selectOne = indexes.selectOne();
-        out.append("| %s | lance | %.4f | %.4f | %.3f | %,d | %,d | %,d | %,d | %,d | %,d | |%n".formatted(IndexTimings.SELECT_ONE, selectOne.medianSeconds(), selectOne.p90Seconds(),
-                selectOne.medianCpuSeconds(), selectOne.medianInputBytes(), selectOne.medianInputRows(), selectOne.medianLanceFileBytes(), selectOne.medianIndexBytes(), selectOne.medianIndexRowsSkipped(), selectOne.medianOutputRows()));
+        List<IndexTimings.VariantStats> references = ImmutableList.<IndexTimings.VariantStats>builder().add(indexes.selectOne()).addAll(indexes.tinyScans()).build();
+        for (IndexTimings.VariantStats reference : references) {
+            out.append("| %s | | %.4f | %.4f | %.3f | %,d | %,d | %,d | %,d | %,d | %,d | %,d | |%n".formatted(reference.variant(), reference.medianSeconds(), reference.p90Seconds(),
+                    reference.medianCpuSeconds(), reference.medianInputBytes(), reference.medianInputRows(), reference.medianLanceFileReads(), reference.medianLanceFileBytes(), reference.medianIndexBytes(), reference.medianIndexRowsSkipped(), reference.medianOutputRows()));
+        }
         out.append("\n| indexed query | index / SELECT 1 (goal ≤ %.1f) | | index / iceberg (goal ≤ %.1f) | | no index / index |%n".formatted(IndexTimings.SELECT_ONE_GOAL, IndexTimings.ICEBERG_GOAL));
         out.append("|---|---:|---|---:|---|---:|\n");
         for (IndexTimings.LookupResult lookup : indexes.lookups()) {

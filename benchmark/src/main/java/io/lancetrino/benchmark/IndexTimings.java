@@ -50,6 +50,11 @@ public final class IndexTimings
     public static final String UNINDEXED = "lance, no index";
     public static final String ICEBERG = "iceberg";
     public static final String SELECT_ONE = "SELECT 1";
+    // the floor of any query reading a table: five rows in one file, on each connector
+    public static final String LANCE_TINY_SCAN = "lance, SELECT * FROM region";
+    public static final String ICEBERG_TINY_SCAN = "iceberg, SELECT * FROM region";
+    private static final String TINY_TABLE = "region";
+    private static final String ICEBERG_TINY_TABLE = "bench_indexes_region";
 
     private static final List<String> TABLES = List.of("lineitem", "orders");
 
@@ -125,7 +130,7 @@ public final class IndexTimings
      * the split source reported of its index lookups: bytes of index files read past the catalog's index cache
      * ({@code scalarIndexBytesRead}) and rows the indexes ruled out ({@code scalarIndexRowsSkipped}).
      */
-    private record Sample(double seconds, double cpuSeconds, long inputBytes, long inputRows, long lanceFileBytes, long indexBytes, long indexRowsSkipped, long outputRows) {}
+    private record Sample(double seconds, double cpuSeconds, long inputBytes, long inputRows, long lanceFileReads, long lanceFileBytes, long indexBytes, long indexRowsSkipped, long outputRows) {}
 
     /**
      * Medians over the timed runs, p90 by nearest rank (the slowest run below 10 runs).
@@ -139,6 +144,7 @@ public final class IndexTimings
             double medianCpuSeconds,
             long medianInputBytes,
             long medianInputRows,
+            long medianLanceFileReads,
             long medianLanceFileBytes,
             long medianIndexBytes,
             long medianIndexRowsSkipped,
@@ -161,6 +167,7 @@ public final class IndexTimings
                     median(samples.stream().map(Sample::cpuSeconds).toList()),
                     Math.round(median(samples.stream().map(sample -> (double) sample.inputBytes()).toList())),
                     Math.round(median(samples.stream().map(sample -> (double) sample.inputRows()).toList())),
+                    Math.round(median(samples.stream().map(sample -> (double) sample.lanceFileReads()).toList())),
                     Math.round(median(samples.stream().map(sample -> (double) sample.lanceFileBytes()).toList())),
                     Math.round(median(samples.stream().map(sample -> (double) sample.indexBytes()).toList())),
                     Math.round(median(samples.stream().map(sample -> (double) sample.indexRowsSkipped()).toList())),
@@ -209,18 +216,24 @@ public final class IndexTimings
     /**
      * @param seed seed of the keys drawn for the lookups
      * @param selectOne {@code SELECT 1} on the same server, run in every round of every lookup
+     * @param tinyScans a scan of a five-row table on Lance and on Iceberg, run in every round too: what any query
+     * reading a table costs on this server
      */
-    public record Result(long seed, List<IndexBuild> builds, List<LookupResult> lookups, VariantStats selectOne)
+    public record Result(long seed, List<IndexBuild> builds, List<LookupResult> lookups, VariantStats selectOne, List<VariantStats> tinyScans)
     {
         public Result
         {
             builds = List.copyOf(builds);
             lookups = List.copyOf(lookups);
             requireNonNull(selectOne, "selectOne is null");
+            tinyScans = List.copyOf(tinyScans);
         }
     }
 
     private record Variant(String name, Session session) {}
+
+    // a query run in every round of every lookup next to the variants, whose figures the ratios are read against
+    private record Reference(String name, Session session, String sql) {}
 
     public static Result measure(BenchmarkEnvironment environment, BenchmarkOptions options)
     {
@@ -234,20 +247,29 @@ public final class IndexTimings
                     new Variant(INDEXED, lance),
                     new Variant(UNINDEXED, Session.builder(lance).setCatalogSessionProperty("lance", USE_SCALAR_INDEX, "false").build()),
                     new Variant(ICEBERG, session("iceberg", BenchmarkEnvironment.SCHEMA)));
-            List<Sample> selectOne = new ArrayList<>();
+            Session iceberg = session("iceberg", BenchmarkEnvironment.SCHEMA);
+            List<Reference> references = List.of(
+                    new Reference(SELECT_ONE, lance, "SELECT 1"),
+                    new Reference(LANCE_TINY_SCAN, lance, "SELECT * FROM " + TINY_TABLE),
+                    new Reference(ICEBERG_TINY_SCAN, iceberg, "SELECT * FROM " + ICEBERG_TINY_TABLE));
+            Map<String, List<Sample>> referenceSamples = new LinkedHashMap<>();
+            references.forEach(reference -> referenceSamples.put(reference.name(), new ArrayList<>()));
             List<Measured> lookups = new ArrayList<>();
             for (int i = 0; i < LOOKUPS.size(); i++) {
-                lookups.add(measureLookup(runner, LOOKUPS.get(i), variants, new Random(options.seed() * 31 + i), options.runs(), selectOne));
+                lookups.add(measureLookup(runner, LOOKUPS.get(i), variants, new Random(options.seed() * 31 + i), options.runs(), references, referenceSamples));
             }
-            VariantStats selectOneStats = VariantStats.of(SELECT_ONE, selectOne);
-            System.out.printf("%-14s %.4fs (median of %s)%n", SELECT_ONE, selectOneStats.medianSeconds(), selectOne.size());
+            List<VariantStats> referenceStats = references.stream().map(reference -> VariantStats.of(reference.name(), referenceSamples.get(reference.name()))).toList();
+            VariantStats selectOneStats = referenceStats.getFirst();
+            for (VariantStats reference : referenceStats) {
+                System.out.printf("%-30s %.4fs (median of %s)%n", reference.variant(), reference.medianSeconds(), referenceSamples.get(reference.variant()).size());
+            }
             List<LookupResult> results = lookups.stream().map(lookup -> lookup.result(selectOneStats)).toList();
             for (LookupResult result : results) {
                 System.out.printf("%-14s index %.4fs  no index %.4fs  iceberg %.4fs  index/SELECT 1 %.2f  index/iceberg %.2f%s%n", result.name(),
                         result.indexed().medianSeconds(), result.unindexed().medianSeconds(), result.iceberg().medianSeconds(),
                         result.indexToSelectOne(), result.indexToIceberg(), result.sameRows() ? "" : "  RESULTS DIFFER");
             }
-            return new Result(options.seed(), builds, results, selectOneStats);
+            return new Result(options.seed(), builds, results, selectOneStats, referenceStats.subList(1, referenceStats.size()));
         }
         finally {
             dropCopies(runner, lance);
@@ -260,6 +282,8 @@ public final class IndexTimings
         for (String table : TABLES) {
             runner.execute(session, "DROP TABLE IF EXISTS " + table);
         }
+        runner.execute(session, "DROP TABLE IF EXISTS " + TINY_TABLE);
+        runner.execute(session("iceberg", BenchmarkEnvironment.SCHEMA), "DROP TABLE IF EXISTS " + ICEBERG_TINY_TABLE);
     }
 
     private static List<IndexBuild> buildIndexes(BenchmarkEnvironment environment, BenchmarkOptions options)
@@ -274,6 +298,8 @@ public final class IndexTimings
             ctasSeconds.put(table, (System.nanoTime() - start) / 1e9);
             rows.put(table, created.getUpdateCount().orElseThrow());
         }
+        runner.execute(session, "CREATE TABLE %s%s AS SELECT * FROM tpch.tiny.region".formatted(TINY_TABLE, options.lanceTableWithClause()));
+        runner.execute(session("iceberg", BenchmarkEnvironment.SCHEMA), "CREATE TABLE %s AS SELECT * FROM tpch.tiny.region".formatted(ICEBERG_TINY_TABLE));
         List<IndexBuild> builds = new ArrayList<>();
         for (IndexSpec index : INDEXES) {
             long start = System.nanoTime();
@@ -300,10 +326,10 @@ public final class IndexTimings
     }
 
     /**
-     * One warm-up round, then {@code runs} timed rounds; each round draws new keys and runs every variant and
-     * {@code SELECT 1} once, starting with a different one each round so no variant always follows the same one.
+     * One warm-up round, then {@code runs} timed rounds; each round draws new keys and runs every variant and every
+     * reference once, starting with a different one each round so no query always follows the same one.
      */
-    private static Measured measureLookup(DistributedQueryRunner runner, Lookup lookup, List<Variant> variants, Random random, int runs, List<Sample> selectOne)
+    private static Measured measureLookup(DistributedQueryRunner runner, Lookup lookup, List<Variant> variants, Random random, int runs, List<Reference> references, Map<String, List<Sample>> referenceSamples)
     {
         KeyDraw keys = lookup.keys() == 0 ? null : new KeyDraw(keyPool(runner, lookup), random);
         Map<String, List<Sample>> samples = new LinkedHashMap<>();
@@ -312,12 +338,14 @@ public final class IndexTimings
         for (int round = 0; round <= runs; round++) {
             String sql = keys == null ? lookup.sql() : lookup.sql().formatted(keys.next(lookup.keys()));
             Map<String, MaterializedResult> answers = new LinkedHashMap<>();
-            for (int i = 0; i <= variants.size(); i++) {
-                int which = (round + i) % (variants.size() + 1);
-                if (which == variants.size()) {
-                    Sample sample = timed(runner, variants.getFirst().session(), "SELECT 1").sample();
+            int queries = variants.size() + references.size();
+            for (int i = 0; i < queries; i++) {
+                int which = (round + i) % queries;
+                if (which >= variants.size()) {
+                    Reference reference = references.get(which - variants.size());
+                    Sample sample = timed(runner, reference.session(), reference.sql()).sample();
                     if (round > 0) {
-                        selectOne.add(sample);
+                        referenceSamples.get(reference.name()).add(sample);
                     }
                     continue;
                 }
@@ -405,8 +433,10 @@ public final class IndexTimings
         // the same place QueryTimings takes CPU time from
         QueryInfo info = runner.getCoordinator().getQueryManager().getFullQueryInfo(result.queryId());
         QueryStats stats = info.getQueryStats();
-        long lanceFileBytes = stats.getOperatorSummaries().stream().mapToLong(operator -> count(operator.getConnectorMetrics(), "coalescedReadBytes")).sum();
-        Sample sample = new Sample(seconds, stats.getTotalCpuTime().toMillis() / 1e3, stats.getPhysicalInputDataSize().toBytes(), stats.getPhysicalInputPositions(), lanceFileBytes,
+        // planned (coalesced) reads and the reads past them: chunks of index-selected rows, shared page buffers missed
+        long lanceFileReads = stats.getOperatorSummaries().stream().mapToLong(operator -> count(operator.getConnectorMetrics(), "coalescedReads") + count(operator.getConnectorMetrics(), "directReads")).sum();
+        long lanceFileBytes = stats.getOperatorSummaries().stream().mapToLong(operator -> count(operator.getConnectorMetrics(), "coalescedReadBytes") + count(operator.getConnectorMetrics(), "directReadBytes")).sum();
+        Sample sample = new Sample(seconds, stats.getTotalCpuTime().toMillis() / 1e3, stats.getPhysicalInputDataSize().toBytes(), stats.getPhysicalInputPositions(), lanceFileReads, lanceFileBytes,
                 splitSourceCount(info, "scalarIndexBytesRead"), splitSourceCount(info, "scalarIndexRowsSkipped"), result.result().getRowCount());
         return new Timed(sample, result.result());
     }

@@ -103,9 +103,11 @@ class TestBenchmarkSmoke
             assertThat(lookup.indexToSelectOne()).isPositive();
         });
         assertThat(indexes.selectOne().medianSeconds()).isPositive();
+        assertThat(indexes.tinyScans()).extracting(IndexTimings.VariantStats::variant).containsExactly(IndexTimings.LANCE_TINY_SCAN, IndexTimings.ICEBERG_TINY_SCAN);
+        assertThat(indexes.tinyScans()).allSatisfy(scan -> assertThat(scan.medianOutputRows()).isEqualTo(5));
         // the copies and their schema are gone, so no other part or run sees them
         assertThat(options.dataDirectory().resolve("lance").resolve(IndexTimings.SCHEMA)).doesNotExist();
-        assertThat(report.markdown()).contains("| lineitem.l_partkey (`l_partkey_btree`) | btree |", "| l_partkey = k | lance, no index |", "| SELECT 1 | lance |", "index / SELECT 1 (goal ≤ 1.5)");
+        assertThat(report.markdown()).contains("| lineitem.l_partkey (`l_partkey_btree`) | btree |", "| l_partkey = k | lance, no index |", "| SELECT 1 | |", "| lance, SELECT * FROM region | |", "index / SELECT 1 (goal ≤ 1.5)");
 
         // 32 recipients at once, each through its own catalog and token: every answer right
         SharingLoad.Result sharing = report.sharing().orElseThrow();
