@@ -1,9 +1,11 @@
 package io.lancetrino.tests;
 
 import io.lancetrino.tests.fixtures.LanceFixtures;
+import io.lancetrino.tests.fixtures.ReaderMetrics;
 import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.QueryRunner;
 import org.apache.arrow.memory.BufferAllocator;
@@ -91,6 +93,10 @@ final class TestLanceScalarIndexReads
         // without the index nothing says so
         String scanned = (String) computeActual(withoutIndex(), "EXPLAIN ANALYZE VERBOSE SELECT * FROM explained WHERE id = 12345").getOnlyValue();
         assertThat(scanned).doesNotContain("scalarIndex:id_idx");
+        // the index selected exactly the matching rows, so no predicate pass reads id before the other columns
+        String lookup = "SELECT * FROM explained WHERE id = 12345";
+        assertThat(ReaderMetrics.of((DistributedQueryRunner) getQueryRunner(), getSession(), lookup).javaPredicateColumns()).isZero();
+        assertThat(ReaderMetrics.of((DistributedQueryRunner) getQueryRunner(), withoutIndex(), lookup).javaPredicateColumns()).isPositive();
         // a fragment that cannot match gets no split at all
         MaterializedResult none = computeActual("SELECT count(*) FROM explained WHERE cat = 'no such category'");
         assertThat(none.getOnlyValue()).isEqualTo(0L);

@@ -374,7 +374,19 @@ public final class LancePageSource
             ranges = List.of(Range.of(start, end));
             deletedRows = deleted;
         }
-        return predicates.isEmpty() ? ranges : PredicateRanges.narrow(split, predicates, ranges, this::openPredicateStream);
+        if (predicates.isEmpty() || nearlyOnlySelectedRows(ranges)) {
+            return ranges;
+        }
+        return PredicateRanges.narrow(split, predicates, ranges, this::openPredicateStream);
+    }
+
+    /**
+     * Whether the ranges hold little more than the rows an index selected: a predicate pass could then drop at most
+     * half of them, for a read of its columns per range, while the filters drop the rest anyway.
+     */
+    private boolean nearlyOnlySelectedRows(List<Range> ranges)
+    {
+        return split.indexedRows().isPresent() && RowRanges.count(ranges) <= 2 * split.indexedRows().get().bitmap().getLongCardinality();
     }
 
     /**
