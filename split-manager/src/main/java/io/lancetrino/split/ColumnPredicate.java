@@ -25,7 +25,8 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * A column's {@link Domain} evaluated on blocks. Ranges over types whose values compare as plain longs or doubles are
- * compared as primitives; other types go through {@link Domain#includesNullableValue}.
+ * compared as primitives; other types go through {@link Domain#includesNullableValue}. One instance serves one page
+ * source: it keeps the verdicts on the entries of the last dictionary it saw.
  */
 public final class ColumnPredicate
 {

@@ -37,6 +37,7 @@ import java.util.HashMap;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -94,6 +95,7 @@ public final class LancePageSource
     private ReadRowCursor readRows;
     private PeekableIntIterator deletedRowIterator;
     private int[] keptPositions = new int[0];
+    private int[] filterPositions = new int[0];
     private boolean initialized;
     private boolean finished;
     private long completedBytes;
@@ -492,13 +494,16 @@ public final class LancePageSource
         return new LanceSourcePage(output, rows, positions, positionCount, this::addCompletedBytes);
     }
 
-    private static int[] identityPositions(int rows)
+    /** Positions 0 to rows - 1 in a buffer the page source reuses: every filtered batch starts from them. */
+    private int[] identityPositions(int rows)
     {
-        int[] positions = new int[rows];
-        for (int position = 0; position < rows; position++) {
-            positions[position] = position;
+        if (filterPositions.length < rows) {
+            filterPositions = new int[rows];
         }
-        return positions;
+        for (int position = 0; position < rows; position++) {
+            filterPositions[position] = position;
+        }
+        return filterPositions;
     }
 
     private void addCompletedBytes(long bytes)
@@ -620,9 +625,9 @@ public final class LancePageSource
                 "scalarIndexSplitRowsSkipped", new LongCount(split.indexedRows().map(IndexedRows::rowsSkipped).orElse(0L))));
     }
 
-    private java.util.stream.Stream<JavaColumnStream> allJavaStreams()
+    private Stream<JavaColumnStream> allJavaStreams()
     {
-        return java.util.stream.Stream.concat(javaStreams.stream(), javaPredicateStreams.stream());
+        return Stream.concat(javaStreams.stream(), javaPredicateStreams.stream());
     }
 
     @Override

@@ -71,16 +71,20 @@ public final class LancePageSourceProvider
         if (predicate.isNone()) {
             return new EmptyPageSource();
         }
-        List<ColumnPredicate> predicates = predicate.getDomains().orElseThrow().entrySet().stream()
-                .flatMap(entry -> ColumnPredicate.of(entry.getKey(), entry.getValue()).stream())
-                .collect(toImmutableList());
+        List<ColumnPredicate> predicates = columnPredicates(predicate);
         // the table's own constraint is enforced here (ConnectorMetadata.applyFilter tells the engine so); a dynamic
         // filter only narrows what is read
-        List<ColumnPredicate> filters = handle.constraint().getDomains().orElseThrow().entrySet().stream()
-                .flatMap(entry -> ColumnPredicate.of(entry.getKey(), entry.getValue()).stream())
-                .collect(toImmutableList());
+        List<ColumnPredicate> filters = columnPredicates(handle.constraint());
         BufferAllocator allocator = rootAllocator.newChildAllocator("split-" + lanceSplit.fragmentId(), 0, rootAllocator.getLimit());
         return new LancePageSource(lanceSplit, lanceColumns, predicates, filters, allocator, tables.fileSystem(session.getIdentity(), handle.tableRoot()), tables.storageOptions(handle.tableRoot()), batchRows, fileReader(session), fileMetadata);
+    }
+
+    /** The domains a page source evaluates, each as its own predicate (a predicate keeps state per page source). */
+    private static List<ColumnPredicate> columnPredicates(TupleDomain<LanceColumnHandle> domains)
+    {
+        return domains.getDomains().orElseThrow().entrySet().stream()
+                .flatMap(entry -> ColumnPredicate.of(entry.getKey(), entry.getValue()).stream())
+                .collect(toImmutableList());
     }
 
     /**

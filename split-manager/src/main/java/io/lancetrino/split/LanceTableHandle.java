@@ -78,7 +78,7 @@ public record LanceTableHandle(
         return schemaTableName + "@" + describeVersion();
     }
 
-    /** As {@code EXPLAIN} shows the scan: with the columns of the filter the page source enforces. */
+    /** As {@code EXPLAIN} shows the scan: with the columns of its constraint, which the page source enforces where it can. */
     @Override
     public String toString()
     {
