@@ -53,7 +53,13 @@ public final class IndexTimings
     // the floor of any query reading a table: five rows in one file, on each connector
     public static final String LANCE_TINY_SCAN = "lance, SELECT * FROM region";
     public static final String ICEBERG_TINY_SCAN = "iceberg, SELECT * FROM region";
+    // the answer of one l_partkey = k lookup alone, spread over as many fragments as the lineitem copy has: what
+    // reading just the rows an index selects costs, however good the index
+    public static final String LANCE_ANSWER_SCAN = "lance, SELECT * FROM <the answer of l_partkey = k alone>";
+    public static final String ICEBERG_ANSWER_SCAN = "iceberg, SELECT * FROM <the answer of l_partkey = k alone>";
     private static final String TINY_TABLE = "region";
+    private static final String ANSWER_TABLE = "lookup_answer";
+    private static final String ICEBERG_ANSWER_TABLE = "bench_indexes_lookup_answer";
     private static final String ICEBERG_TINY_TABLE = "bench_indexes_region";
 
     private static final List<String> TABLES = List.of("lineitem", "orders");
@@ -216,17 +222,18 @@ public final class IndexTimings
     /**
      * @param seed seed of the keys drawn for the lookups
      * @param selectOne {@code SELECT 1} on the same server, run in every round of every lookup
-     * @param tinyScans a scan of a five-row table on Lance and on Iceberg, run in every round too: what any query
-     * reading a table costs on this server
+     * @param floors run in every round too: a scan of a five-row table on Lance and on Iceberg (what any query
+     * reading a table costs on this server), and a scan of a table holding only the answer of one {@code l_partkey}
+     * lookup in as many fragments (what returning those rows costs, with no index work at all)
      */
-    public record Result(long seed, List<IndexBuild> builds, List<LookupResult> lookups, VariantStats selectOne, List<VariantStats> tinyScans)
+    public record Result(long seed, List<IndexBuild> builds, List<LookupResult> lookups, VariantStats selectOne, List<VariantStats> floors)
     {
         public Result
         {
             builds = List.copyOf(builds);
             lookups = List.copyOf(lookups);
             requireNonNull(selectOne, "selectOne is null");
-            tinyScans = List.copyOf(tinyScans);
+            floors = List.copyOf(floors);
         }
     }
 
@@ -251,7 +258,9 @@ public final class IndexTimings
             List<Reference> references = List.of(
                     new Reference(SELECT_ONE, lance, "SELECT 1"),
                     new Reference(LANCE_TINY_SCAN, lance, "SELECT * FROM " + TINY_TABLE),
-                    new Reference(ICEBERG_TINY_SCAN, iceberg, "SELECT * FROM " + ICEBERG_TINY_TABLE));
+                    new Reference(ICEBERG_TINY_SCAN, iceberg, "SELECT * FROM " + ICEBERG_TINY_TABLE),
+                    new Reference(LANCE_ANSWER_SCAN, lance, "SELECT * FROM " + ANSWER_TABLE),
+                    new Reference(ICEBERG_ANSWER_SCAN, iceberg, "SELECT * FROM " + ICEBERG_ANSWER_TABLE));
             Map<String, List<Sample>> referenceSamples = new LinkedHashMap<>();
             references.forEach(reference -> referenceSamples.put(reference.name(), new ArrayList<>()));
             List<Measured> lookups = new ArrayList<>();
@@ -283,7 +292,9 @@ public final class IndexTimings
             runner.execute(session, "DROP TABLE IF EXISTS " + table);
         }
         runner.execute(session, "DROP TABLE IF EXISTS " + TINY_TABLE);
+        runner.execute(session, "DROP TABLE IF EXISTS " + ANSWER_TABLE);
         runner.execute(session("iceberg", BenchmarkEnvironment.SCHEMA), "DROP TABLE IF EXISTS " + ICEBERG_TINY_TABLE);
+        runner.execute(session("iceberg", BenchmarkEnvironment.SCHEMA), "DROP TABLE IF EXISTS " + ICEBERG_ANSWER_TABLE);
     }
 
     private static List<IndexBuild> buildIndexes(BenchmarkEnvironment environment, BenchmarkOptions options)
@@ -300,6 +311,7 @@ public final class IndexTimings
         }
         runner.execute(session, "CREATE TABLE %s%s AS SELECT * FROM tpch.tiny.region".formatted(TINY_TABLE, options.lanceTableWithClause()));
         runner.execute(session("iceberg", BenchmarkEnvironment.SCHEMA), "CREATE TABLE %s AS SELECT * FROM tpch.tiny.region".formatted(ICEBERG_TINY_TABLE));
+        createLookupAnswer(runner, session, options);
         List<IndexBuild> builds = new ArrayList<>();
         for (IndexSpec index : INDEXES) {
             long start = System.nanoTime();
@@ -314,6 +326,27 @@ public final class IndexTimings
             builds.add(build);
         }
         return builds;
+    }
+
+    /**
+     * The rows of {@code l_partkey = k} for one key, one INSERT per fragment of the {@code lineitem} copy (split by
+     * {@code l_orderkey}), so a scan of it has the lookup's rows, columns and splits and nothing to rule out; the same
+     * on Iceberg, one data file per INSERT.
+     */
+    private static void createLookupAnswer(QueryRunner runner, Session session, BenchmarkOptions options)
+    {
+        Lookup lookup = LOOKUPS.getFirst();
+        List<Long> keys = keyPool(runner, lookup);
+        long key = keys.get(new Random(options.seed()).nextInt(keys.size()));
+        long fragments = (long) runner.execute(session, "SELECT count(*) FROM \"%s$fragments\"".formatted(lookup.table())).getOnlyValue();
+        runner.execute(session, "CREATE TABLE %s%s AS SELECT * FROM %s WITH NO DATA".formatted(ANSWER_TABLE, options.lanceTableWithClause(), lookup.table()));
+        Session iceberg = session("iceberg", BenchmarkEnvironment.SCHEMA);
+        runner.execute(iceberg, "CREATE TABLE %s AS SELECT * FROM %s WITH NO DATA".formatted(ICEBERG_ANSWER_TABLE, lookup.table()));
+        for (long fragment = 0; fragment < fragments; fragment++) {
+            String rows = "SELECT * FROM lance.%s.%s WHERE %s = %s AND l_orderkey %% %s = %s".formatted(SCHEMA, lookup.table(), lookup.column(), key, fragments, fragment);
+            runner.execute(session, "INSERT INTO %s %s".formatted(ANSWER_TABLE, rows));
+            runner.execute(iceberg, "INSERT INTO %s %s".formatted(ICEBERG_ANSWER_TABLE, rows));
+        }
     }
 
     private static long metric(MaterializedResult metrics, String name)
