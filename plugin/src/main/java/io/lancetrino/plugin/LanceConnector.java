@@ -125,6 +125,12 @@ public final class LanceConnector
     }
 
     @Override
+    public List<PropertyMetadata<?>> getColumnProperties()
+    {
+        return LanceColumnProperties.properties();
+    }
+
+    @Override
     public List<PropertyMetadata<?>> getSessionProperties()
     {
         return sessionProperties.properties();

@@ -25,6 +25,7 @@ import com.google.common.collect.ImmutableList;
 import io.lancetrino.split.ColumnPredicate;
 import io.lancetrino.split.LabelPredicate;
 import io.lancetrino.split.LanceColumnHandle;
+import io.lancetrino.split.arrow.ArrowTypes;
 import io.lancetrino.split.LanceErrorCode;
 import io.lancetrino.split.LanceTableHandle;
 import io.lancetrino.split.changes.LanceTableChangesHandle;
@@ -62,11 +63,13 @@ import io.trino.spi.statistics.ColumnStatistics;
 import io.trino.spi.statistics.ComputedStatistics;
 import io.trino.spi.statistics.Estimate;
 import io.trino.spi.statistics.TableStatistics;
+import io.trino.spi.type.ArrayType;
 
 import java.util.Collection;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalInt;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -165,9 +168,25 @@ public final class LanceMetadata
         LanceTableHandle handle = (LanceTableHandle) tableHandle;
         TableSnapshot snapshot = snapshot(session, handle);
         List<ColumnMetadata> columns = catalog.columns(handle.schemaTableName(), snapshot).stream()
-                .map(column -> column.toColumnMetadata(snapshot.schema().field(column.fieldId()).flatMap(LanceField::comment)))
+                .map(column -> {
+                    Optional<LanceField> field = snapshot.schema().field(column.fieldId());
+                    return column.toColumnMetadata(field.flatMap(LanceField::comment), columnProperties(column, field));
+                })
                 .collect(toImmutableList());
         return new ConnectorTableMetadata(handle.schemaTableName(), columns, tableProperties(snapshot), tableComment(snapshot));
+    }
+
+    /**
+     * The column properties of CREATE TABLE that the field records: the dimension of a vector column that CREATE TABLE
+     * could make again.
+     */
+    private static Map<String, Object> columnProperties(LanceColumnHandle column, Optional<LanceField> field)
+    {
+        if (field.isEmpty() || !(column.type() instanceof ArrayType arrayType) || !ArrowTypes.isVectorElement(arrayType.getElementType())) {
+            return ImmutableMap.of();
+        }
+        OptionalInt dimension = field.get().fixedSizeListSize();
+        return dimension.isPresent() ? ImmutableMap.of(LanceColumnProperties.DIMENSION, dimension.getAsInt()) : ImmutableMap.of();
     }
 
     /**

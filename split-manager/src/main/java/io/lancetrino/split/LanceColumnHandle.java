@@ -43,11 +43,17 @@ public record LanceColumnHandle(String name, int fieldId, List<Integer> subtreeF
 
     public ColumnMetadata toColumnMetadata(java.util.Optional<String> comment)
     {
+        return toColumnMetadata(comment, java.util.Map.of());
+    }
+
+    public ColumnMetadata toColumnMetadata(java.util.Optional<String> comment, java.util.Map<String, Object> properties)
+    {
         return ColumnMetadata.builder()
                 .setName(name)
                 .setType(type)
                 .setNullable(nullable)
                 .setComment(comment)
+                .setProperties(properties)
                 .build();
     }
 }

@@ -6,6 +6,7 @@ import com.google.common.collect.ImmutableMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 import static java.util.Objects.requireNonNull;
 
@@ -30,6 +31,17 @@ public record LanceField(int id, int parentId, String name, String logicalType, 
     {
         return logicalType.equals("struct") && !children.isEmpty()
                 && ("true".equalsIgnoreCase(metadata.get("lance-encoding:packed")) || "true".equalsIgnoreCase(metadata.get("packed")));
+    }
+
+    /**
+     * The number of elements of a fixed-size list field (a vector), empty for any other field.
+     */
+    public OptionalInt fixedSizeListSize()
+    {
+        if (!logicalType.startsWith("fixed_size_list:")) {
+            return OptionalInt.empty();
+        }
+        return OptionalInt.of(Integer.parseInt(logicalType.substring(logicalType.lastIndexOf(':') + 1)));
     }
 
     public Optional<String> comment()

@@ -10,7 +10,6 @@ import io.lancetrino.metadata.proto.Transaction;
 import io.lancetrino.metadata.schema.LanceFields;
 import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.split.LanceTableHandle;
-import io.lancetrino.split.arrow.ArrowTypes;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnMetadata;
 import io.trino.spi.connector.ConnectorSession;
@@ -49,9 +48,7 @@ public final class SchemaChanges
             if (fields.stream().anyMatch(field -> field.getParentId() == -1 && field.getName().equals(column.getName()))) {
                 throw new TrinoException(ALREADY_EXISTS, "Column '%s' already exists in table %s".formatted(column.getName(), handle.schemaTableName()));
             }
-            var arrowField = ArrowTypes.toArrowField(column.getName(), column.getType(), true)
-                    .orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "Table %s: column %s has type %s, which Lance tables cannot store"
-                            .formatted(handle.schemaTableName(), column.getName(), column.getType().getDisplayName())));
+            var arrowField = ColumnFields.arrowField(handle.schemaTableName(), column, true);
             TableWrites.checkFieldNames(handle.schemaTableName(), arrowField);
             if (!column.isNullable()) {
                 throw new TrinoException(NOT_SUPPORTED, "Table %s: an added column must be nullable, because existing rows have no value for %s".formatted(handle.schemaTableName(), column.getName()));

@@ -23,7 +23,6 @@ import io.lancetrino.plugin.LanceCatalog;
 import io.lancetrino.plugin.LanceTableProperties;
 import io.lancetrino.split.LanceErrorCode;
 import io.lancetrino.split.LanceTableHandle;
-import io.lancetrino.split.arrow.ArrowTypes;
 import io.lancetrino.split.arrow.TrinoTypes;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnMetadata;
@@ -285,8 +284,7 @@ public final class TableWrites
             if (column.isHidden()) {
                 continue;
             }
-            org.apache.arrow.vector.types.pojo.Field arrowField = ArrowTypes.toArrowField(column.getName(), column.getType(), column.isNullable())
-                    .orElseThrow(() -> new TrinoException(NOT_SUPPORTED, "Table %s: column %s has type %s, which Lance tables cannot store".formatted(table, column.getName(), column.getType().getDisplayName())));
+            org.apache.arrow.vector.types.pojo.Field arrowField = ColumnFields.arrowField(table, column, column.isNullable());
             checkFieldNames(table, arrowField);
             arrowFields.add(arrowField);
         }

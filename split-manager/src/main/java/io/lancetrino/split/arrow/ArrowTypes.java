@@ -85,6 +85,27 @@ public final class ArrowTypes
         };
     }
 
+    /**
+     * A Lance vector: a fixed-size list of {@code dimension} elements of the array's element type, or empty when the
+     * element type is not one a fixed-size list holds here (a number).
+     */
+    public static Optional<Field> toVectorField(String name, ArrayType type, int dimension, boolean nullable)
+    {
+        if (!isVectorElement(type.getElementType())) {
+            return Optional.empty();
+        }
+        return toArrowField(LIST_ITEM, type.getElementType(), true)
+                .map(item -> new Field(name, new FieldType(nullable, new ArrowType.FixedSizeList(dimension), null), List.of(item)));
+    }
+
+    /**
+     * The element types of a vector column: the numbers Lance's vector indexes and fixed-size lists hold.
+     */
+    public static boolean isVectorElement(Type type)
+    {
+        return type.equals(REAL) || type.equals(DOUBLE) || type.equals(TINYINT) || type.equals(SMALLINT) || type.equals(INTEGER) || type.equals(BIGINT);
+    }
+
     private static Optional<Field> structField(String name, RowType rowType, boolean nullable)
     {
         ImmutableList.Builder<Field> children = ImmutableList.builder();

@@ -165,6 +165,8 @@ final class NestedWriters
         int[] offsets = arrays.getRawOffsets();
         int base = arrays.getOffsetBase();
         boolean anyNull = false;
+        int wrongLengths = 0;
+        int firstWrongLength = 0;
         for (int i = 0; i < count; i++) {
             if (source.isNull(i)) {
                 anyNull = true;
@@ -179,9 +181,14 @@ final class NestedWriters
             int position = base + source.position(i);
             int length = offsets[position + 1] - offsets[position];
             if (length != size) {
-                throw new TrinoException(CONSTRAINT_VIOLATION, format("Array of %s elements does not fit column %s, a fixed size list of %s elements", length, vector.getName(), size));
+                firstWrongLength = wrongLengths == 0 ? length : firstWrongLength;
+                wrongLengths++;
             }
             vector.setNotNull(i);
+        }
+        if (wrongLengths > 0) {
+            throw new TrinoException(CONSTRAINT_VIOLATION, format("Column %s has dimension %s, but %s of %s rows written together have arrays of another length (the first has %s elements)",
+                    vector.getName(), size, wrongLengths, count, firstWrongLength));
         }
 
         Block elements = arrays.getRawElementBlock();
