@@ -25,7 +25,9 @@ import com.google.common.collect.ImmutableList;
 import io.lancetrino.split.ColumnPredicate;
 import io.lancetrino.split.LabelPredicate;
 import io.lancetrino.split.LanceColumnHandle;
+import io.lancetrino.plugin.search.VectorPushdown;
 import io.lancetrino.split.arrow.ArrowTypes;
+import io.lancetrino.split.search.LanceDistanceColumnHandle;
 import io.lancetrino.split.LanceErrorCode;
 import io.lancetrino.split.LanceTableHandle;
 import io.lancetrino.split.changes.LanceTableChangesHandle;
@@ -49,13 +51,17 @@ import io.trino.spi.connector.ConnectorTableVersion;
 import io.trino.spi.connector.Constraint;
 import io.trino.spi.connector.ConstraintApplicationResult;
 import io.trino.spi.connector.LimitApplicationResult;
+import io.trino.spi.connector.ProjectionApplicationResult;
 import io.trino.spi.connector.RelationColumnsMetadata;
 import io.trino.spi.connector.RetryMode;
 import io.trino.spi.connector.RowChangeParadigm;
 import io.trino.spi.connector.SaveMode;
 import io.trino.spi.connector.SchemaTableName;
+import io.trino.spi.connector.SortItem;
 import io.trino.spi.connector.SystemTable;
 import io.trino.spi.connector.TableFunctionApplicationResult;
+import io.trino.spi.connector.TopNApplicationResult;
+import io.trino.spi.expression.ConnectorExpression;
 import io.trino.spi.function.table.ConnectorTableFunctionHandle;
 import io.trino.spi.predicate.TupleDomain;
 import io.trino.spi.security.TrinoPrincipal;
@@ -77,6 +83,7 @@ import java.util.function.UnaryOperator;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
+import static io.trino.spi.type.DoubleType.DOUBLE;
 import static java.util.Objects.requireNonNull;
 
 public final class LanceMetadata
@@ -283,6 +290,9 @@ public final class LanceMetadata
     @Override
     public ColumnMetadata getColumnMetadata(ConnectorSession session, ConnectorTableHandle tableHandle, ColumnHandle columnHandle)
     {
+        if (columnHandle instanceof LanceDistanceColumnHandle distance) {
+            return ColumnMetadata.builder().setName(distance.name()).setType(DOUBLE).setHidden(true).build();
+        }
         LanceColumnHandle column = (LanceColumnHandle) columnHandle;
         if (!column.isRowAddress() && tableHandle instanceof LanceTableHandle table) {
             dataColumnMetadataRead.add(TableKey.of(table));
@@ -324,8 +334,8 @@ public final class LanceMetadata
         if (!(tableHandle instanceof LanceTableHandle handle)) {
             return Optional.empty();
         }
-        if (handle.limit().isPresent()) {
-            // a pushed LIMIT counts rows before any filter
+        if (handle.limit().isPresent() || handle.vectorTopN().isPresent()) {
+            // a pushed LIMIT or top-N counts rows before any filter
             return Optional.empty();
         }
         TupleDomain<LanceColumnHandle> narrowed = handle.constraint()
@@ -349,7 +359,7 @@ public final class LanceMetadata
         if (!(tableHandle instanceof LanceTableHandle handle)) {
             return Optional.empty();
         }
-        if (handle.limit().isPresent() && handle.limit().getAsLong() <= limit) {
+        if (handle.limit().isPresent() && handle.limit().getAsLong() <= limit || handle.vectorTopN().isPresent()) {
             return Optional.empty();
         }
         if (!handle.constraint().isAll()) {
@@ -357,6 +367,24 @@ public final class LanceMetadata
             return Optional.empty();
         }
         return Optional.of(new LimitApplicationResult<>(handle.withLimit(limit), false, false));
+    }
+
+    @Override
+    public Optional<ProjectionApplicationResult<ConnectorTableHandle>> applyProjection(ConnectorSession session, ConnectorTableHandle tableHandle, List<ConnectorExpression> projections, Map<String, ColumnHandle> assignments)
+    {
+        if (!(tableHandle instanceof LanceTableHandle handle)) {
+            return Optional.empty();
+        }
+        return VectorPushdown.applyProjection(session, handle, projections, assignments);
+    }
+
+    @Override
+    public Optional<TopNApplicationResult<ConnectorTableHandle>> applyTopN(ConnectorSession session, ConnectorTableHandle tableHandle, long topNCount, List<SortItem> sortItems, Map<String, ColumnHandle> assignments)
+    {
+        if (!(tableHandle instanceof LanceTableHandle handle)) {
+            return Optional.empty();
+        }
+        return VectorPushdown.applyTopN(session, handle, topNCount, sortItems, assignments);
     }
 
     @Override

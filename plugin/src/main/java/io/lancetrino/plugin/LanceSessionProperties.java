@@ -7,6 +7,7 @@ import io.lancetrino.split.LanceConfig;
 import io.lancetrino.split.LanceFileReaderType;
 import io.lancetrino.split.LancePageSourceProvider;
 import io.lancetrino.split.LanceSplitManager;
+import io.lancetrino.split.search.VectorSearchMode;
 import io.trino.spi.session.PropertyMetadata;
 
 import java.util.List;
@@ -38,6 +39,12 @@ public final class LanceSessionProperties
                         LanceSplitManager.USE_SCALAR_INDEX_PROPERTY,
                         "Answer filters from the table's scalar indexes (btree, bitmap, zonemap) where they cover the fragments; false scans",
                         true,
+                        false),
+                enumProperty(
+                        VectorSearchMode.PROPERTY,
+                        "ORDER BY <vector function> LIMIT n: EXACT computes distances and each split's nearest rows in the scan, exactly as the engine would; OFF leaves all of it to the engine",
+                        VectorSearchMode.class,
+                        VectorSearchMode.EXACT,
                         false));
     }
 

@@ -6,6 +6,8 @@ import io.lancetrino.split.changes.ChangePageSource;
 import io.lancetrino.split.changes.LanceChangeSplit;
 import io.lancetrino.split.changes.LanceTableChangesHandle;
 import io.lancetrino.split.changes.TableChanges;
+import io.lancetrino.split.search.LanceDistanceColumnHandle;
+import io.lancetrino.split.search.VectorSearchPageSource;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorPageSource;
@@ -63,9 +65,33 @@ public final class LancePageSourceProvider
         }
         LanceSplit lanceSplit = (LanceSplit) split;
         LanceTableHandle handle = (LanceTableHandle) table;
-        List<LanceColumnHandle> lanceColumns = columns.stream()
-                .map(LanceColumnHandle.class::cast)
-                .collect(toImmutableList());
+        if (handle.vectorTopN().isPresent() || columns.stream().anyMatch(LanceDistanceColumnHandle.class::isInstance)) {
+            // the vectors are read like any column; distances and the split's nearest rows are computed over them
+            List<LanceColumnHandle> read = new ArrayList<>();
+            List<VectorSearchPageSource.Output> outputs = new ArrayList<>();
+            for (ColumnHandle column : columns) {
+                outputs.add(switch (column) {
+                    case LanceDistanceColumnHandle distance -> new VectorSearchPageSource.Distance(channel(read, distance.vector()), distance);
+                    default -> new VectorSearchPageSource.Read(channel(read, (LanceColumnHandle) column));
+                });
+            }
+            return new VectorSearchPageSource(lancePageSource(session, lanceSplit, handle, read, dynamicFilter), outputs, handle.vectorTopN());
+        }
+        return lancePageSource(session, lanceSplit, handle, columns.stream().map(LanceColumnHandle.class::cast).collect(toImmutableList()), dynamicFilter);
+    }
+
+    private static int channel(List<LanceColumnHandle> read, LanceColumnHandle column)
+    {
+        int channel = read.indexOf(column);
+        if (channel < 0) {
+            read.add(column);
+            return read.size() - 1;
+        }
+        return channel;
+    }
+
+    private ConnectorPageSource lancePageSource(ConnectorSession session, LanceSplit lanceSplit, LanceTableHandle handle, List<LanceColumnHandle> lanceColumns, DynamicFilter dynamicFilter)
+    {
         TupleDomain<LanceColumnHandle> predicate = handle.constraint()
                 .intersect(dynamicFilter.getCurrentPredicate().transformKeys(LanceColumnHandle.class::cast));
         if (predicate.isNone()) {

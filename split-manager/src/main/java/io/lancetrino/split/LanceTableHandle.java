@@ -3,6 +3,7 @@ package io.lancetrino.split;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import com.google.common.collect.ImmutableList;
 import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.split.search.VectorTopN;
 import io.trino.spi.connector.ConnectorTableHandle;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.predicate.TupleDomain;
@@ -19,6 +20,7 @@ import static java.util.Objects.requireNonNull;
  * @param branch empty for main
  * @param limit rows the query needs at most, when no filter applies
  * @param labelPredicates filters on array columns, implied by the query's filter, that a label_list index may answer
+ * @param vectorTopN an {@code ORDER BY <vector distance> LIMIT n} each split applies to its own rows
  */
 public record LanceTableHandle(
         SchemaTableName schemaTableName,
@@ -27,7 +29,8 @@ public record LanceTableHandle(
         long version,
         OptionalLong limit,
         TupleDomain<LanceColumnHandle> constraint,
-        List<LabelPredicate> labelPredicates)
+        List<LabelPredicate> labelPredicates,
+        Optional<VectorTopN> vectorTopN)
         implements ConnectorTableHandle
 {
     public LanceTableHandle
@@ -38,16 +41,17 @@ public record LanceTableHandle(
         requireNonNull(branch, "branch is null");
         requireNonNull(limit, "limit is null");
         requireNonNull(constraint, "constraint is null");
+        requireNonNull(vectorTopN, "vectorTopN is null");
     }
 
     public static LanceTableHandle of(SchemaTableName name, TableSnapshot snapshot)
     {
-        return new LanceTableHandle(name, snapshot.tableRoot(), snapshot.branch(), snapshot.version(), OptionalLong.empty(), TupleDomain.all(), List.of());
+        return new LanceTableHandle(name, snapshot.tableRoot(), snapshot.branch(), snapshot.version(), OptionalLong.empty(), TupleDomain.all(), List.of(), Optional.empty());
     }
 
     public LanceTableHandle withLimit(long limit)
     {
-        return new LanceTableHandle(schemaTableName, tableRoot, branch, version, OptionalLong.of(limit), constraint, labelPredicates);
+        return new LanceTableHandle(schemaTableName, tableRoot, branch, version, OptionalLong.of(limit), constraint, labelPredicates, vectorTopN);
     }
 
     /**
@@ -56,13 +60,19 @@ public record LanceTableHandle(
      */
     public LanceTableHandle withConstraint(TupleDomain<LanceColumnHandle> constraint)
     {
-        return new LanceTableHandle(schemaTableName, tableRoot, branch, version, limit, constraint, labelPredicates);
+        return new LanceTableHandle(schemaTableName, tableRoot, branch, version, limit, constraint, labelPredicates, vectorTopN);
     }
 
     /** With filters on array columns a label_list index may answer; Trino still applies them. */
     public LanceTableHandle withLabelPredicates(List<LabelPredicate> labelPredicates)
     {
-        return new LanceTableHandle(schemaTableName, tableRoot, branch, version, limit, constraint, labelPredicates);
+        return new LanceTableHandle(schemaTableName, tableRoot, branch, version, limit, constraint, labelPredicates, vectorTopN);
+    }
+
+    /** With the nearest-rows top-N each split applies before the engine's final one. */
+    public LanceTableHandle withVectorTopN(VectorTopN vectorTopN)
+    {
+        return new LanceTableHandle(schemaTableName, tableRoot, branch, version, limit, constraint, labelPredicates, Optional.of(vectorTopN));
     }
 
     @JsonIgnore
@@ -82,9 +92,13 @@ public record LanceTableHandle(
     @Override
     public String toString()
     {
-        if (constraint.isAll()) {
-            return displayName();
+        String scan = displayName();
+        if (!constraint.isAll()) {
+            scan += " constraint on " + constraint.getDomains().map(domains -> domains.keySet().stream().map(LanceColumnHandle::name).sorted().toList().toString()).orElse("[none]");
         }
-        return displayName() + " constraint on " + constraint.getDomains().map(domains -> domains.keySet().stream().map(LanceColumnHandle::name).sorted().toList().toString()).orElse("[none]");
+        if (vectorTopN.isPresent()) {
+            scan += " nearest %s per split by %s".formatted(vectorTopN.get().count(), vectorTopN.get().distanceColumn());
+        }
+        return scan;
     }
 }
