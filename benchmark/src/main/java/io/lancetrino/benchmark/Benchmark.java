@@ -47,6 +47,7 @@ public final class Benchmark
             List<CleanupTimings.CleanupTime> cleanups = List.of();
             Optional<VectorTextTimings.Result> vectors = Optional.empty();
             Optional<IndexTimings.Result> indexes = Optional.empty();
+            Optional<VectorSearchTimings.Result> search = Optional.empty();
             Optional<SharingLoad.Result> sharing = Optional.empty();
             List<String> notMeasured = new ArrayList<>();
             if (options.measures("storage")) {
@@ -81,6 +82,9 @@ public final class Benchmark
             if (options.measures("indexes")) {
                 indexes = Optional.of(IndexTimings.measure(environment, options));
             }
+            if (options.measures("search")) {
+                search = Optional.of(VectorSearchTimings.measure(environment, options));
+            }
             if (options.measures("sharing")) {
                 sharing = Optional.of(SharingLoad.measure(environment, options.sharingRecipients(), options.sharingSeconds()));
             }
@@ -102,6 +106,7 @@ public final class Benchmark
                     cleanups,
                     vectors,
                     indexes,
+                    search,
                     sharing,
                     notMeasured);
             report.write(options.outputDirectory());

@@ -46,7 +46,7 @@ public record BenchmarkOptions(
         long seed,
         List<String> parts)
 {
-    public static final List<String> PARTS = List.of("queries", "storage", "reader", "planning", "versions", "clones", "compaction", "cleanup", "vectors", "indexes", "sharing");
+    public static final List<String> PARTS = List.of("queries", "storage", "reader", "planning", "versions", "clones", "compaction", "cleanup", "vectors", "indexes", "search", "sharing");
 
     public BenchmarkOptions
     {

@@ -35,6 +35,7 @@ public record BenchmarkReport(
         List<CleanupTimings.CleanupTime> cleanups,
         Optional<VectorTextTimings.Result> vectors,
         Optional<IndexTimings.Result> indexes,
+        Optional<VectorSearchTimings.Result> search,
         Optional<SharingLoad.Result> sharing,
         List<String> notMeasured)
 {
@@ -52,6 +53,7 @@ public record BenchmarkReport(
         cleanups = List.copyOf(cleanups);
         requireNonNull(vectors, "vectors is null");
         requireNonNull(indexes, "indexes is null");
+        requireNonNull(search, "search is null");
         requireNonNull(sharing, "sharing is null");
         notMeasured = List.copyOf(notMeasured);
     }
@@ -151,6 +153,7 @@ public record BenchmarkReport(
             }
         });
         indexes.ifPresent(indexes -> indexesMarkdown(out, indexes));
+        search.ifPresent(search -> searchMarkdown(out, search));
         sharing.ifPresent(load -> {
             out.append("\n| sharing load (%d recipients at once, each its own catalog and token; orders: filtered sums, point lookups, a grouped count) | queries | queries/s | p50 s | p99 s | errors | wrong results |%n".formatted(load.shared().threads()));
             out.append("|---|---:|---:|---:|---:|---:|---:|\n");
@@ -165,6 +168,27 @@ public record BenchmarkReport(
             out.append("\nNot measured yet: ").append(String.join("; ", notMeasured)).append('\n');
         }
         return out.toString();
+    }
+
+    private static void searchMarkdown(StringBuilder out, VectorSearchTimings.Result search)
+    {
+        out.append("\n| exact top-%s, %,d x %s-dim float32 vectors (a new query vector every run) | variant | median s | p90 s | same rows as the engine | same ids as the SDK |%n"
+                .formatted(VectorSearchTimings.K, search.rows(), search.dimension()));
+        out.append("|---|---|---:|---:|---|---|\n");
+        for (VectorSearchTimings.SearchResult result : search.searches()) {
+            for (VectorSearchTimings.Variant variant : List.of(result.pushed(), result.engine(), result.sdk())) {
+                out.append("| `%s` | %s | %.4f | %.4f | %s | %s |%n".formatted(result.sql(), variant.name(), variant.medianSeconds(), variant.p90Seconds(),
+                        variant == result.pushed() ? (result.sameRows() ? "yes" : "**NO**") : "", variant == result.pushed() ? (result.sdkSameIds() ? "yes" : "no") : ""));
+            }
+        }
+        out.append("| `SELECT 1` | | %.4f | %.4f | | |%n".formatted(search.selectOne().medianSeconds(), search.selectOne().p90Seconds()));
+        out.append("\n| search | no pushdown / pushdown (goal ≥ %.0f) | |%n|---|---:|---|%n".formatted(VectorSearchTimings.PUSHDOWN_GOAL));
+        for (VectorSearchTimings.SearchResult result : search.searches()) {
+            out.append("| %s | %.2f | %s |%n".formatted(result.name(), result.speedup(), result.goalMet() ? "PASS" : "MISS"));
+        }
+        if (search.generationSeconds() > 0) {
+            out.append("\nThe table was written in %.1f s (CREATE TABLE with `dimension`, then INSERT ... SELECT).%n".formatted(search.generationSeconds()));
+        }
     }
 
     private static void indexesMarkdown(StringBuilder out, IndexTimings.Result indexes)

@@ -111,6 +111,17 @@ class TestBenchmarkSmoke
         assertThat(options.dataDirectory().resolve("lance").resolve(IndexTimings.SCHEMA)).doesNotExist();
         assertThat(report.markdown()).contains("| lineitem.l_partkey (`l_partkey_btree`) | btree |", "| l_partkey = k | lance, no index |", "| SELECT 1 | |", "| lance, SELECT * FROM region | |", "index / SELECT 1 (goal ≤ 1.5)");
 
+        // exact nearest neighbours: the pushdown returns the engine's own rows and distances for every function
+        VectorSearchTimings.Result search = report.search().orElseThrow();
+        assertThat(search.rows()).isEqualTo(VectorSearchTimings.rows(0.01)).isEqualTo(10_000);
+        assertThat(search.searches()).extracting(VectorSearchTimings.SearchResult::name).containsExactly("euclidean", "cosine", "dot");
+        assertThat(search.searches()).allSatisfy(result -> {
+            assertThat(result.sameRows()).as(result.name()).isTrue();
+            assertThat(result.pushed().medianSeconds()).isPositive();
+            assertThat(result.sdk().medianSeconds()).isPositive();
+        });
+        assertThat(report.markdown()).contains("exact top-10, 10,000 x 128-dim", "no pushdown / pushdown (goal ≥ 5)");
+
         // 32 recipients at once, each through its own catalog and token: every answer right
         SharingLoad.Result sharing = report.sharing().orElseThrow();
         for (SharingLoad.Run run : List.of(sharing.shared(), sharing.local())) {
@@ -140,7 +151,8 @@ class TestBenchmarkSmoke
         assertThat(second.vectors()).isEmpty();
         assertThat(second.sharing()).isEmpty();
         assertThat(second.indexes()).isEmpty();
+        assertThat(second.search()).isEmpty();
         // no empty tables for what was not measured
-        assertThat(second.markdown()).contains("| q6 |").doesNotContain("| table |", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s", "| before optimize |", "vectors table", "sharing load", "indexed query");
+        assertThat(second.markdown()).contains("| q6 |").doesNotContain("| table |", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s", "| before optimize |", "vectors table", "sharing load", "indexed query", "exact top-");
     }
 }

@@ -103,6 +103,52 @@ public enum VectorFunction
         };
     }
 
+    /**
+     * {@link #apply} over {@code length} non-NULL elements stored as raw values from {@code start}: float bits for a
+     * {@code real} vector, double bits for a {@code double} one (the arrays of Trino's int and long array blocks).
+     */
+    public double applyRaw(double[] query, int[] floatBits, long[] doubleBits, int start, int length, String column)
+    {
+        if (length != query.length) {
+            throw new TrinoException(INVALID_FUNCTION_ARGUMENT, "%s: column %s holds a vector of %s elements, the query vector has %s".formatted(SAME_LENGTH, column, length, query.length));
+        }
+        boolean real = floatBits != null;
+        switch (this) {
+            case EUCLIDEAN_DISTANCE -> {
+                double sum = 0;
+                for (int i = 0; i < length; i++) {
+                    double difference = query[i] - (real ? Float.intBitsToFloat(floatBits[start + i]) : Double.longBitsToDouble(doubleBits[start + i]));
+                    sum += difference * difference;
+                }
+                return Math.sqrt(sum);
+            }
+            case DOT_PRODUCT -> {
+                double sum = 0;
+                for (int i = 0; i < length; i++) {
+                    sum += query[i] * (real ? Float.intBitsToFloat(floatBits[start + i]) : Double.longBitsToDouble(doubleBits[start + i]));
+                }
+                return sum;
+            }
+            default -> {
+                double queryNorm = 0;
+                double rowNorm = 0;
+                double dot = 0;
+                for (int i = 0; i < length; i++) {
+                    double x = query[i];
+                    double y = real ? Float.intBitsToFloat(floatBits[start + i]) : Double.longBitsToDouble(doubleBits[start + i]);
+                    queryNorm += x * x;
+                    rowNorm += y * y;
+                    dot += x * y;
+                }
+                if (queryNorm == 0 || rowNorm == 0) {
+                    throw new TrinoException(INVALID_FUNCTION_ARGUMENT, ZERO_MAGNITUDE);
+                }
+                double similarity = dot / Math.sqrt(queryNorm * rowNorm);
+                return this == COSINE_SIMILARITY ? similarity : 1.0 - similarity;
+            }
+        }
+    }
+
     private static double value(Block elements, int position, boolean real)
     {
         if (elements.isNull(position)) {

@@ -5,7 +5,10 @@ import io.lancetrino.index.vector.VectorFunction;
 import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
+import io.trino.spi.block.ArrayBlock;
 import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.block.IntArrayBlock;
+import io.trino.spi.block.LongArrayBlock;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
 import io.trino.spi.metrics.Metrics;
@@ -122,6 +125,11 @@ public final class VectorSearchPageSource
         ArrayType type = (ArrayType) column.vector().type();
         Type elementType = type.getElementType();
         VectorFunction function = column.function();
+        rowsCompared += vectors.getPositionCount();
+        if (vectors instanceof ArrayBlock arrays && !arrays.getRawElementBlock().mayHaveNull()
+                && (arrays.getRawElementBlock() instanceof IntArrayBlock || arrays.getRawElementBlock() instanceof LongArrayBlock)) {
+            return rawDistances(arrays, column, query);
+        }
         BlockBuilder builder = DOUBLE.createFixedSizeBlockBuilder(vectors.getPositionCount());
         for (int position = 0; position < vectors.getPositionCount(); position++) {
             if (vectors.isNull(position)) {
@@ -137,8 +145,55 @@ public final class VectorSearchPageSource
                 DOUBLE.writeDouble(builder, value.value());
             }
         }
-        rowsCompared += vectors.getPositionCount();
         return builder.build();
+    }
+
+    // vectors without NULL elements, read straight from the element block's values
+    private static Block rawDistances(ArrayBlock arrays, LanceDistanceColumnHandle column, double[] query)
+    {
+        int positions = arrays.getPositionCount();
+        int[] offsets = arrays.getRawOffsets();
+        int base = arrays.getOffsetBase();
+        Block elements = arrays.getRawElementBlock();
+        int[] floatBits = elements instanceof IntArrayBlock ints ? ints.getRawValues() : null;
+        long[] doubleBits = elements instanceof LongArrayBlock longs ? longs.getRawValues() : null;
+        int valuesOffset = elements instanceof IntArrayBlock ints ? ints.getRawValuesOffset() : ((LongArrayBlock) elements).getRawValuesOffset();
+        double[] values = new double[positions];
+        boolean[] nulls = null;
+        VectorFunction function = column.function();
+        for (int position = 0; position < positions; position++) {
+            if (arrays.isNull(position)) {
+                if (nulls == null) {
+                    nulls = new boolean[positions];
+                }
+                nulls[position] = true;
+                continue;
+            }
+            int start = offsets[base + position];
+            values[position] = function.applyRaw(query, floatBits, doubleBits, valuesOffset + start, offsets[base + position + 1] - start, column.vector().name());
+        }
+        if (nulls == null) {
+            return new LongArrayBlock(positions, java.util.Optional.empty(), doubleBitsOf(values));
+        }
+        BlockBuilder builder = DOUBLE.createFixedSizeBlockBuilder(positions);
+        for (int position = 0; position < positions; position++) {
+            if (nulls[position]) {
+                builder.appendNull();
+            }
+            else {
+                DOUBLE.writeDouble(builder, values[position]);
+            }
+        }
+        return builder.build();
+    }
+
+    private static long[] doubleBitsOf(double[] values)
+    {
+        long[] bits = new long[values.length];
+        for (int i = 0; i < values.length; i++) {
+            bits[i] = Double.doubleToLongBits(values[i]);
+        }
+        return bits;
     }
 
     @Override
