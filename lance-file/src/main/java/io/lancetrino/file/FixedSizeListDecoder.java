@@ -303,7 +303,27 @@ final class FixedSizeListDecoder
 
         private void copyBits(Slice validity, long bit, int items)
         {
-            for (int i = 0; i < items; i++, bit++) {
+            // eight bits at a time: vectors hold hundreds of items, nearly always all valid
+            int i = 0;
+            for (; i + 8 <= items; i += 8, bit += 8) {
+                int index = toIntExact(bit >>> 3);
+                int shift = (int) (bit & 7);
+                int eight = (validity.getByte(index) & 0xFF) >>> shift;
+                if (shift != 0) {
+                    eight |= (validity.getByte(index + 1) & 0xFF) << (8 - shift);
+                }
+                long value = eight & 0xFF;
+                if (value != 0xFF) {
+                    anyItemNull = true;
+                }
+                int target = elements + i;
+                int offset = target & 63;
+                itemValid[target >>> 6] |= value << offset;
+                if (offset > 56) {
+                    itemValid[(target >>> 6) + 1] |= value >>> (64 - offset);
+                }
+            }
+            for (; i < items; i++, bit++) {
                 int target = elements + i;
                 if ((validity.getByte(toIntExact(bit >>> 3)) & (1 << (bit & 7))) != 0) {
                     itemValid[target >>> 6] |= 1L << (target & 63);
