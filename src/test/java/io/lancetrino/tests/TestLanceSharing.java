@@ -48,7 +48,8 @@ final class TestLanceSharing
                      {"name": "orders", "table": "owner.orders"},
                      {"name": "orders_release", "table": "owner.orders", "refs": ["release"]},
                      {"name": "orders_recent", "table": "owner.orders", "refs": ["main"], "startVersion": 2},
-                     {"name": "clone", "table": "lab.orders_clone"}]}]},
+                     {"name": "clone", "table": "lab.orders_clone"},
+                     {"name": "docs", "table": "owner.docs"}]}]},
                    {"name": "secret", "schemas": [{"name": "hr", "tables": [{"name": "salaries", "table": "owner.salaries"}]}]}],
                  "recipients": [{"name": "partner", "bearerToken": "%s", "shares": ["sales"]}]}
                 """.formatted(warehouse, SIGNING_KEY, RECIPIENT_TOKEN));
@@ -77,6 +78,8 @@ final class TestLanceSharing
         runner.execute("CALL lance.system.shallow_clone('owner', 'orders', 'lab', 'orders_clone', 'release')");
         runner.execute("INSERT INTO lab.orders_clone VALUES (-2, 2, 'Y', 2.5, DATE '2026-12-02', 'only in the clone')");
         runner.execute("CREATE TABLE owner.salaries AS SELECT 1 AS id, 100 AS salary");
+        runner.execute("CREATE TABLE owner.docs (id bigint, embedding array(real) WITH (dimension = 4)) WITH (max_rows_per_file = 100)");
+        runner.execute("INSERT INTO owner.docs SELECT x, ARRAY[CAST(x % 11 AS real), CAST(x % 7 AS real), CAST(x % 5 AS real), 1] FROM UNNEST(sequence(1, 400)) AS t(x)");
     }
 
     @AfterAll
@@ -94,7 +97,7 @@ final class TestLanceSharing
                 .contains("sales.tpch")
                 .doesNotContain("secret.hr");
         assertThat(computeActual("SHOW TABLES FROM " + SHARED).getOnlyColumnAsSet())
-                .containsExactlyInAnyOrder("orders", "orders_release", "orders_recent", "clone");
+                .containsExactlyInAnyOrder("orders", "orders_release", "orders_recent", "clone", "docs");
         assertQueryFails("SELECT * FROM partner.\"secret.hr\".salaries", ".*(Schema|Table) .* does not exist.*");
     }
 
@@ -112,6 +115,16 @@ final class TestLanceSharing
         // version 2's deletion file hides every order whose key is a multiple of 7
         assertThat(query("SELECT count(*) FROM " + SHARED + ".orders FOR VERSION AS OF 2 WHERE orderkey % 7 = 0")).matches("VALUES BIGINT '0'");
         assertThat(computeActual("SELECT comment FROM " + SHARED + ".orders FOR VERSION AS OF 'dev' WHERE orderkey = -1").getOnlyValue()).isEqualTo("only on dev");
+    }
+
+    @Test
+    void testRecipientSearchesVectorsAsTheOwnerDoes()
+    {
+        String nearest = "SELECT id, euclidean_distance(embedding, ARRAY[3e0, 2e0, 1e0, 1e0]) AS d FROM %s ORDER BY d, id LIMIT 8";
+        Session ownerWithoutPushdown = Session.builder(getSession()).setCatalogSessionProperty("lance", "vector_search", "off").build();
+        assertThat(computeActual(nearest.formatted(SHARED + ".docs")).getMaterializedRows())
+                .isEqualTo(computeActual(ownerWithoutPushdown, nearest.formatted("lance.owner.docs")).getMaterializedRows());
+        assertThat((String) computeActual("EXPLAIN " + nearest.formatted(SHARED + ".docs")).getOnlyValue()).contains("nearest 8 per split");
     }
 
     @Test

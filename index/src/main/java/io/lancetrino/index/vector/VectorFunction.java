@@ -39,85 +39,69 @@ public enum VectorFunction
         return Arrays.stream(values()).filter(function -> function.sqlName().equals(name)).findFirst();
     }
 
-    /** Whether a larger value means a nearer row (ordered DESC in a nearest-neighbour query). */
-    public boolean largerIsNearer()
-    {
-        return this == COSINE_SIMILARITY || this == DOT_PRODUCT;
-    }
-
     /**
-     * The function of the query vector and the {@code length} elements of {@code elements} from {@code offset}; NULL
-     * (as {@link Double#NaN} is a value, NULL is reported by returning empty) where the engine returns NULL.
+     * The function of the query vector and the {@code length} elements of {@code elements} from {@code offset}, or
+     * NULL where the engine returns NULL (a cosine of a vector with a NULL element).
      *
+     * @param row scratch space of at least the query's length
      * @throws TrinoException where the engine fails: vectors of different lengths, a zero vector for cosine
      */
-    public OptionalDoubleResult apply(double[] query, Type elementType, Block elements, int offset, int length, String column)
+    public OptionalDoubleResult apply(double[] query, Type elementType, Block elements, int offset, int length, String column, double[] row)
     {
-        if (length != query.length) {
-            throw new TrinoException(INVALID_FUNCTION_ARGUMENT, "%s: column %s holds a vector of %s elements, the query vector has %s".formatted(SAME_LENGTH, column, length, query.length));
-        }
+        checkLength(query, length, column);
         boolean real = elementType.equals(REAL);
         if (!real && !elementType.equals(DOUBLE)) {
             throw new IllegalArgumentException("not a vector element type: " + elementType);
         }
-        return switch (this) {
-            case EUCLIDEAN_DISTANCE -> {
-                double sum = 0;
-                for (int i = 0; i < length; i++) {
-                    double difference = query[i] - value(elements, offset + i, real);
-                    sum += difference * difference;
+        if ((this == COSINE_SIMILARITY || this == COSINE_DISTANCE) && elements.mayHaveNull()) {
+            for (int i = 0; i < length; i++) {
+                if (elements.isNull(offset + i)) {
+                    return OptionalDoubleResult.NULL;
                 }
-                yield OptionalDoubleResult.of(Math.sqrt(sum));
             }
-            case DOT_PRODUCT -> {
-                double sum = 0;
-                for (int i = 0; i < length; i++) {
-                    sum += query[i] * value(elements, offset + i, real);
-                }
-                yield OptionalDoubleResult.of(sum);
-            }
-            case COSINE_SIMILARITY, COSINE_DISTANCE -> {
-                if (elements.mayHaveNull()) {
-                    for (int i = 0; i < length; i++) {
-                        if (elements.isNull(offset + i)) {
-                            yield OptionalDoubleResult.NULL;
-                        }
-                    }
-                }
-                double queryNorm = 0;
-                double rowNorm = 0;
-                double dot = 0;
-                for (int i = 0; i < length; i++) {
-                    double x = query[i];
-                    double y = value(elements, offset + i, real);
-                    queryNorm += x * x;
-                    rowNorm += y * y;
-                    dot += x * y;
-                }
-                if (queryNorm == 0 || rowNorm == 0) {
-                    throw new TrinoException(INVALID_FUNCTION_ARGUMENT, ZERO_MAGNITUDE);
-                }
-                double similarity = dot / Math.sqrt(queryNorm * rowNorm);
-                yield OptionalDoubleResult.of(this == COSINE_SIMILARITY ? similarity : 1.0 - similarity);
-            }
-        };
+        }
+        for (int i = 0; i < length; i++) {
+            row[i] = value(elements, offset + i, real);
+        }
+        return OptionalDoubleResult.of(compute(query, row));
     }
 
     /**
      * {@link #apply} over {@code length} non-NULL elements stored as raw values from {@code start}: float bits for a
      * {@code real} vector, double bits for a {@code double} one (the arrays of Trino's int and long array blocks).
      */
-    public double applyRaw(double[] query, int[] floatBits, long[] doubleBits, int start, int length, String column)
+    public double applyRaw(double[] query, int[] floatBits, long[] doubleBits, int start, int length, String column, double[] row)
+    {
+        checkLength(query, length, column);
+        if (floatBits != null) {
+            for (int i = 0; i < length; i++) {
+                row[i] = Float.intBitsToFloat(floatBits[start + i]);
+            }
+        }
+        else {
+            for (int i = 0; i < length; i++) {
+                row[i] = Double.longBitsToDouble(doubleBits[start + i]);
+            }
+        }
+        return compute(query, row);
+    }
+
+    private static void checkLength(double[] query, int length, String column)
     {
         if (length != query.length) {
             throw new TrinoException(INVALID_FUNCTION_ARGUMENT, "%s: column %s holds a vector of %s elements, the query vector has %s".formatted(SAME_LENGTH, column, length, query.length));
         }
-        boolean real = floatBits != null;
+    }
+
+    // the engine's arithmetic (ArrayVectorFunctions), operation for operation
+    private double compute(double[] query, double[] row)
+    {
+        int length = query.length;
         switch (this) {
             case EUCLIDEAN_DISTANCE -> {
                 double sum = 0;
                 for (int i = 0; i < length; i++) {
-                    double difference = query[i] - (real ? Float.intBitsToFloat(floatBits[start + i]) : Double.longBitsToDouble(doubleBits[start + i]));
+                    double difference = query[i] - row[i];
                     sum += difference * difference;
                 }
                 return Math.sqrt(sum);
@@ -125,7 +109,7 @@ public enum VectorFunction
             case DOT_PRODUCT -> {
                 double sum = 0;
                 for (int i = 0; i < length; i++) {
-                    sum += query[i] * (real ? Float.intBitsToFloat(floatBits[start + i]) : Double.longBitsToDouble(doubleBits[start + i]));
+                    sum += query[i] * row[i];
                 }
                 return sum;
             }
@@ -135,7 +119,7 @@ public enum VectorFunction
                 double dot = 0;
                 for (int i = 0; i < length; i++) {
                     double x = query[i];
-                    double y = real ? Float.intBitsToFloat(floatBits[start + i]) : Double.longBitsToDouble(doubleBits[start + i]);
+                    double y = row[i];
                     queryNorm += x * x;
                     rowNorm += y * y;
                     dot += x * y;

@@ -50,19 +50,9 @@ final class NearestRows
     void add(Page page)
     {
         if (hasThreshold) {
-            Block distances = page.getBlock(distanceChannel);
-            int[] kept = new int[page.getPositionCount()];
-            int count = 0;
-            for (int position = 0; position < page.getPositionCount(); position++) {
-                if (order.compare(distance(distances, position), threshold) <= 0) {
-                    kept[count++] = position;
-                }
-            }
-            if (count == 0) {
+            page = nearEnough(page);
+            if (page == null) {
                 return;
-            }
-            if (count < page.getPositionCount()) {
-                page = page.copyPositions(kept, 0, count);
             }
         }
         pages.add(page);
@@ -97,21 +87,31 @@ final class NearestRows
         List<Page> compacted = new ArrayList<>();
         rows = 0;
         for (Page page : pages) {
-            Block distances = page.getBlock(distanceChannel);
-            int[] kept = new int[page.getPositionCount()];
-            int count = 0;
-            for (int position = 0; position < page.getPositionCount(); position++) {
-                if (order.compare(distance(distances, position), threshold) <= 0) {
-                    kept[count++] = position;
-                }
-            }
-            if (count > 0) {
-                compacted.add(count == page.getPositionCount() ? page : page.copyPositions(kept, 0, count));
-                rows += count;
+            Page kept = nearEnough(page);
+            if (kept != null) {
+                compacted.add(kept);
+                rows += kept.getPositionCount();
             }
         }
         pages.clear();
         pages.addAll(compacted);
+    }
+
+    /** The rows of the page no farther than the threshold, or null when there are none. */
+    private Page nearEnough(Page page)
+    {
+        Block distances = page.getBlock(distanceChannel);
+        int[] kept = new int[page.getPositionCount()];
+        int count = 0;
+        for (int position = 0; position < page.getPositionCount(); position++) {
+            if (order.compare(distance(distances, position), threshold) <= 0) {
+                kept[count++] = position;
+            }
+        }
+        if (count == 0) {
+            return null;
+        }
+        return count == page.getPositionCount() ? page : page.copyPositions(kept, 0, count);
     }
 
     private static Double distance(Block distances, int position)

@@ -130,6 +130,7 @@ public final class VectorSearchPageSource
                 && (arrays.getRawElementBlock() instanceof IntArrayBlock || arrays.getRawElementBlock() instanceof LongArrayBlock)) {
             return rawDistances(arrays, column, query);
         }
+        double[] row = new double[query.length];
         BlockBuilder builder = DOUBLE.createFixedSizeBlockBuilder(vectors.getPositionCount());
         for (int position = 0; position < vectors.getPositionCount(); position++) {
             if (vectors.isNull(position)) {
@@ -137,7 +138,7 @@ public final class VectorSearchPageSource
                 continue;
             }
             Block elements = type.getObject(vectors, position);
-            VectorFunction.OptionalDoubleResult value = function.apply(query, elementType, elements, 0, elements.getPositionCount(), column.vector().name());
+            VectorFunction.OptionalDoubleResult value = function.apply(query, elementType, elements, 0, elements.getPositionCount(), column.vector().name(), row);
             if (value.isNull()) {
                 builder.appendNull();
             }
@@ -159,6 +160,7 @@ public final class VectorSearchPageSource
         long[] doubleBits = elements instanceof LongArrayBlock longs ? longs.getRawValues() : null;
         int valuesOffset = elements instanceof IntArrayBlock ints ? ints.getRawValuesOffset() : ((LongArrayBlock) elements).getRawValuesOffset();
         double[] values = new double[positions];
+        double[] row = new double[query.length];
         boolean[] nulls = null;
         VectorFunction function = column.function();
         for (int position = 0; position < positions; position++) {
@@ -170,7 +172,7 @@ public final class VectorSearchPageSource
                 continue;
             }
             int start = offsets[base + position];
-            values[position] = function.applyRaw(query, floatBits, doubleBits, valuesOffset + start, offsets[base + position + 1] - start, column.vector().name());
+            values[position] = function.applyRaw(query, floatBits, doubleBits, valuesOffset + start, offsets[base + position + 1] - start, column.vector().name(), row);
         }
         if (nulls == null) {
             return new LongArrayBlock(positions, java.util.Optional.empty(), doubleBitsOf(values));
