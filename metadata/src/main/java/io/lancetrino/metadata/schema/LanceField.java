@@ -2,6 +2,7 @@ package io.lancetrino.metadata.schema;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 
 import java.util.List;
 import java.util.Map;
@@ -38,10 +39,10 @@ public record LanceField(int id, int parentId, String name, String logicalType, 
      */
     public OptionalInt fixedSizeListSize()
     {
-        if (!logicalType.startsWith("fixed_size_list:")) {
-            return OptionalInt.empty();
-        }
-        return OptionalInt.of(Integer.parseInt(logicalType.substring(logicalType.lastIndexOf(':') + 1)));
+        return LogicalTypes.toArrowType(logicalType)
+                .filter(ArrowType.FixedSizeList.class::isInstance)
+                .map(type -> OptionalInt.of(((ArrowType.FixedSizeList) type).getListSize()))
+                .orElse(OptionalInt.empty());
     }
 
     public Optional<String> comment()

@@ -22,7 +22,6 @@ import io.trino.spi.expression.Constant;
 import io.trino.spi.expression.Variable;
 import io.trino.spi.type.ArrayType;
 
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -53,23 +52,12 @@ public final class VectorPushdown
         if (mode(session) == VectorSearchMode.OFF) {
             return Optional.empty();
         }
-        Map<String, Assignment> newAssignments = new LinkedHashMap<>();
-        Set<String> names = new HashSet<>(assignments.keySet());
-        List<ConnectorExpression> rewritten = new ArrayList<>();
-        boolean changed = false;
-        for (ConnectorExpression projection : projections) {
-            ConnectorExpression replaced = rewrite(projection, assignments, newAssignments, names);
-            changed |= replaced != projection;
-            rewritten.add(replaced);
-        }
-        if (!changed) {
+        Rewriter rewriter = new Rewriter(assignments);
+        List<ConnectorExpression> rewritten = projections.stream().map(rewriter::rewrite).toList();
+        if (rewritten.equals(projections)) {
             return Optional.empty();
         }
-        // every column the remaining expressions still reference stays in the scan
-        for (ConnectorExpression expression : rewritten) {
-            collectVariables(expression, assignments, newAssignments);
-        }
-        return Optional.of(new ProjectionApplicationResult<>(handle, rewritten, ImmutableList.copyOf(newAssignments.values()), false));
+        return Optional.of(new ProjectionApplicationResult<>(handle, rewritten, rewriter.assignments(rewritten), false));
     }
 
     public static Optional<TopNApplicationResult<ConnectorTableHandle>> applyTopN(
@@ -100,42 +88,73 @@ public final class VectorPushdown
         return session.getProperty(VectorSearchMode.PROPERTY, VectorSearchMode.class);
     }
 
-    private static ConnectorExpression rewrite(ConnectorExpression expression, Map<String, ColumnHandle> assignments, Map<String, Assignment> newAssignments, Set<String> names)
-    {
-        if (!(expression instanceof Call call)) {
-            return expression;
-        }
-        Optional<LanceDistanceColumnHandle> distance = distanceCall(call, assignments, names);
-        if (distance.isPresent()) {
-            LanceDistanceColumnHandle column = distance.get();
-            Assignment existing = newAssignments.values().stream().filter(assignment -> assignment.getColumn().equals(withName(column, assignment.getVariable()))).findFirst().orElse(null);
-            if (existing != null) {
-                return new Variable(existing.getVariable(), DOUBLE);
-            }
-            names.add(column.name());
-            newAssignments.put(column.name(), new Assignment(column.name(), column, DOUBLE));
-            return new Variable(column.name(), DOUBLE);
-        }
-        List<ConnectorExpression> arguments = new ArrayList<>();
-        boolean changed = false;
-        for (ConnectorExpression argument : call.getArguments()) {
-            ConnectorExpression replaced = rewrite(argument, assignments, newAssignments, names);
-            changed |= replaced != argument;
-            arguments.add(replaced);
-        }
-        return changed ? new Call(call.getType(), call.getFunctionName(), arguments) : call;
-    }
+    /** A vector function of a vector column and a constant query vector. */
+    private record Distance(LanceColumnHandle vector, VectorFunction function, List<Double> query) {}
 
-    private static LanceDistanceColumnHandle withName(LanceDistanceColumnHandle column, String name)
+    /**
+     * Replaces every vector function of a vector column and a query vector by a variable of a computed column, one
+     * per distinct function, column and query.
+     */
+    private static final class Rewriter
     {
-        return new LanceDistanceColumnHandle(name, column.vector(), column.function(), column.query());
+        private final Map<String, ColumnHandle> assignments;
+        private final Set<String> names;
+        private final Map<Distance, LanceDistanceColumnHandle> computed = new LinkedHashMap<>();
+
+        Rewriter(Map<String, ColumnHandle> assignments)
+        {
+            this.assignments = assignments;
+            this.names = new HashSet<>(assignments.keySet());
+        }
+
+        ConnectorExpression rewrite(ConnectorExpression expression)
+        {
+            if (!(expression instanceof Call call)) {
+                return expression;
+            }
+            Optional<Distance> distance = distance(call, assignments);
+            if (distance.isPresent()) {
+                LanceDistanceColumnHandle column = computed.computeIfAbsent(distance.get(), this::newColumn);
+                return new Variable(column.name(), DOUBLE);
+            }
+            List<ConnectorExpression> arguments = call.getArguments().stream().map(this::rewrite).toList();
+            return arguments.equals(call.getArguments()) ? call : new Call(call.getType(), call.getFunctionName(), arguments);
+        }
+
+        private LanceDistanceColumnHandle newColumn(Distance distance)
+        {
+            String base = distance.function().sqlName() + "_" + distance.vector().name();
+            String name = base;
+            for (int suffix = 2; names.contains(name); suffix++) {
+                name = base + "_" + suffix;
+            }
+            names.add(name);
+            return new LanceDistanceColumnHandle(name, distance.vector(), distance.function(), distance.query());
+        }
+
+        /** The computed columns, and every column the rewritten expressions still reference. */
+        List<Assignment> assignments(List<ConnectorExpression> rewritten)
+        {
+            Map<String, Assignment> result = new LinkedHashMap<>();
+            computed.values().forEach(column -> result.put(column.name(), new Assignment(column.name(), column, DOUBLE)));
+            rewritten.forEach(expression -> collectVariables(expression, result));
+            return ImmutableList.copyOf(result.values());
+        }
+
+        private void collectVariables(ConnectorExpression expression, Map<String, Assignment> result)
+        {
+            if (expression instanceof Variable variable && !result.containsKey(variable.getName()) && assignments.containsKey(variable.getName())) {
+                result.put(variable.getName(), new Assignment(variable.getName(), assignments.get(variable.getName()), variable.getType()));
+            }
+            expression.getChildren().forEach(child -> collectVariables(child, result));
+        }
     }
 
     /**
      * A vector function of a vector column (an {@code array(double)} column, or an {@code array(real)} one inside
      * the cast the engine adds) and a constant query vector without NULL elements, in either order.
      */
-    private static Optional<LanceDistanceColumnHandle> distanceCall(Call call, Map<String, ColumnHandle> assignments, Set<String> names)
+    private static Optional<Distance> distance(Call call, Map<String, ColumnHandle> assignments)
     {
         if (call.getFunctionName().getCatalogSchema().isPresent() || call.getArguments().size() != 2 || !call.getType().equals(DOUBLE)) {
             return Optional.empty();
@@ -155,8 +174,7 @@ public final class VectorPushdown
         if (vector.isEmpty() || query.isEmpty()) {
             return Optional.empty();
         }
-        String name = uniqueName(function.get().sqlName() + "_" + vector.get().name(), names);
-        return Optional.of(new LanceDistanceColumnHandle(name, vector.get(), function.get(), query.get()));
+        return Optional.of(new Distance(vector.get(), function.get(), query.get()));
     }
 
     private static Optional<LanceColumnHandle> vectorColumn(ConnectorExpression expression, Map<String, ColumnHandle> assignments)
@@ -187,27 +205,5 @@ public final class VectorPushdown
             values.add(DOUBLE.getDouble(block, position));
         }
         return Optional.of(values.build());
-    }
-
-    private static String uniqueName(String base, Set<String> names)
-    {
-        String name = base;
-        for (int suffix = 2; names.contains(name); suffix++) {
-            name = base + "_" + suffix;
-        }
-        return name;
-    }
-
-    private static void collectVariables(ConnectorExpression expression, Map<String, ColumnHandle> assignments, Map<String, Assignment> newAssignments)
-    {
-        if (expression instanceof Variable variable && !newAssignments.containsKey(variable.getName())) {
-            ColumnHandle column = assignments.get(variable.getName());
-            if (column != null) {
-                newAssignments.put(variable.getName(), new Assignment(variable.getName(), column, variable.getType()));
-            }
-        }
-        for (ConnectorExpression child : expression.getChildren()) {
-            collectVariables(child, assignments, newAssignments);
-        }
     }
 }

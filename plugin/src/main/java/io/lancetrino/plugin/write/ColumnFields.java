@@ -34,6 +34,6 @@ final class ColumnFields
             throw new TrinoException(INVALID_COLUMN_PROPERTY, "Table %s: %s applies to an array of real or double (or of an integer type), not to column %s of type %s"
                     .formatted(table, DIMENSION, column.getName(), column.getType().getDisplayName()));
         }
-        return ArrowTypes.toVectorField(column.getName(), arrayType, size, nullable).orElseThrow();
+        return ArrowTypes.toVectorField(column.getName(), arrayType, size, nullable);
     }
 }

@@ -20,6 +20,7 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import java.util.List;
 import java.util.Optional;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.DateType.DATE;
@@ -86,16 +87,14 @@ public final class ArrowTypes
     }
 
     /**
-     * A Lance vector: a fixed-size list of {@code dimension} elements of the array's element type, or empty when the
-     * element type is not one a fixed-size list holds here (a number).
+     * A Lance vector: a fixed-size list of {@code dimension} elements of the array's element type, which must be a
+     * {@linkplain #isVectorElement vector element}.
      */
-    public static Optional<Field> toVectorField(String name, ArrayType type, int dimension, boolean nullable)
+    public static Field toVectorField(String name, ArrayType type, int dimension, boolean nullable)
     {
-        if (!isVectorElement(type.getElementType())) {
-            return Optional.empty();
-        }
-        return toArrowField(LIST_ITEM, type.getElementType(), true)
-                .map(item -> new Field(name, new FieldType(nullable, new ArrowType.FixedSizeList(dimension), null), List.of(item)));
+        checkArgument(isVectorElement(type.getElementType()), "not a vector element type: %s", type.getElementType());
+        Field item = toArrowField(LIST_ITEM, type.getElementType(), true).orElseThrow();
+        return new Field(name, new FieldType(nullable, new ArrowType.FixedSizeList(dimension), null), List.of(item));
     }
 
     /**

@@ -180,9 +180,8 @@ final class NestedWriters
             }
             int position = base + source.position(i);
             int length = offsets[position + 1] - offsets[position];
-            if (length != size) {
-                firstWrongLength = wrongLengths == 0 ? length : firstWrongLength;
-                wrongLengths++;
+            if (length != size && wrongLengths++ == 0) {
+                firstWrongLength = length;
             }
             vector.setNotNull(i);
         }

@@ -6,14 +6,12 @@ import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.ArrayBlock;
-import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.block.IntArrayBlock;
 import io.trino.spi.block.LongArrayBlock;
 import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
 import io.trino.spi.metrics.Metrics;
 import io.trino.spi.type.ArrayType;
-import io.trino.spi.type.Type;
 
 import java.io.IOException;
 import java.util.ArrayDeque;
@@ -23,7 +21,6 @@ import java.util.OptionalLong;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
 
-import static io.trino.spi.type.DoubleType.DOUBLE;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -41,18 +38,23 @@ public final class VectorSearchPageSource
     public record Read(int channel)
             implements Output {}
 
-    public record Distance(int vectorChannel, LanceDistanceColumnHandle column)
+    public record Distance(int vectorChannel, LanceDistanceColumnHandle column, double[] query)
             implements Output
     {
         public Distance
         {
             requireNonNull(column, "column is null");
+            requireNonNull(query, "query is null");
+        }
+
+        public Distance(int vectorChannel, LanceDistanceColumnHandle column)
+        {
+            this(vectorChannel, column, column.queryVector());
         }
     }
 
     private final ConnectorPageSource delegate;
     private final List<Output> outputs;
-    private final List<double[]> queries;
     private final Optional<NearestRows> nearest;
     private final Queue<Page> results = new ArrayDeque<>();
     private boolean collected;
@@ -63,7 +65,6 @@ public final class VectorSearchPageSource
     {
         this.delegate = requireNonNull(delegate, "delegate is null");
         this.outputs = List.copyOf(outputs);
-        this.queries = this.outputs.stream().map(output -> output instanceof Distance distance ? distance.column().queryVector() : null).collect(java.util.stream.Collectors.toList());
         this.nearest = topN.map(top -> new NearestRows(top, distanceChannel(this.outputs, top.distanceColumn())));
     }
 
@@ -114,88 +115,76 @@ public final class VectorSearchPageSource
         for (int channel = 0; channel < outputs.size(); channel++) {
             blocks[channel] = switch (outputs.get(channel)) {
                 case Read read -> page.getBlock(read.channel());
-                case Distance distance -> distances(page.getBlock(distance.vectorChannel()), distance.column(), queries.get(channel));
+                case Distance distance -> distances(page.getBlock(distance.vectorChannel()), distance.column(), distance.query());
             };
         }
         return new Page(page.getPositionCount(), blocks);
     }
 
+    /**
+     * The distance of each row's vector. Vectors without NULL elements in an array block are read straight from the
+     * element block's values; others element by element.
+     */
     private Block distances(Block vectors, LanceDistanceColumnHandle column, double[] query)
     {
+        int positions = vectors.getPositionCount();
+        rowsCompared += positions;
         ArrayType type = (ArrayType) column.vector().type();
-        Type elementType = type.getElementType();
         VectorFunction function = column.function();
-        rowsCompared += vectors.getPositionCount();
-        if (vectors instanceof ArrayBlock arrays && !arrays.getRawElementBlock().mayHaveNull()
-                && (arrays.getRawElementBlock() instanceof IntArrayBlock || arrays.getRawElementBlock() instanceof LongArrayBlock)) {
-            return rawDistances(arrays, column, query);
-        }
+        String name = column.vector().name();
+        RawVectors raw = RawVectors.of(vectors);
         double[] row = new double[query.length];
-        BlockBuilder builder = DOUBLE.createFixedSizeBlockBuilder(vectors.getPositionCount());
-        for (int position = 0; position < vectors.getPositionCount(); position++) {
+        long[] values = new long[positions];
+        long[] valid = new long[(positions + 63) >>> 6];
+        boolean anyNull = false;
+        for (int position = 0; position < positions; position++) {
+            double distance;
             if (vectors.isNull(position)) {
-                builder.appendNull();
+                anyNull = true;
                 continue;
             }
-            Block elements = type.getObject(vectors, position);
-            VectorFunction.OptionalDoubleResult value = function.apply(query, elementType, elements, 0, elements.getPositionCount(), column.vector().name(), row);
-            if (value.isNull()) {
-                builder.appendNull();
+            if (raw != null) {
+                distance = function.applyRaw(query, raw.floatBits(), raw.doubleBits(), raw.start(position), raw.length(position), name, row);
             }
             else {
-                DOUBLE.writeDouble(builder, value.value());
-            }
-        }
-        return builder.build();
-    }
-
-    // vectors without NULL elements, read straight from the element block's values
-    private static Block rawDistances(ArrayBlock arrays, LanceDistanceColumnHandle column, double[] query)
-    {
-        int positions = arrays.getPositionCount();
-        int[] offsets = arrays.getRawOffsets();
-        int base = arrays.getOffsetBase();
-        Block elements = arrays.getRawElementBlock();
-        int[] floatBits = elements instanceof IntArrayBlock ints ? ints.getRawValues() : null;
-        long[] doubleBits = elements instanceof LongArrayBlock longs ? longs.getRawValues() : null;
-        int valuesOffset = elements instanceof IntArrayBlock ints ? ints.getRawValuesOffset() : ((LongArrayBlock) elements).getRawValuesOffset();
-        double[] values = new double[positions];
-        double[] row = new double[query.length];
-        boolean[] nulls = null;
-        VectorFunction function = column.function();
-        for (int position = 0; position < positions; position++) {
-            if (arrays.isNull(position)) {
-                if (nulls == null) {
-                    nulls = new boolean[positions];
+                Block elements = type.getObject(vectors, position);
+                VectorFunction.OptionalDoubleResult result = function.apply(query, type.getElementType(), elements, 0, elements.getPositionCount(), name, row);
+                if (result.isNull()) {
+                    anyNull = true;
+                    continue;
                 }
-                nulls[position] = true;
-                continue;
+                distance = result.value();
             }
-            int start = offsets[base + position];
-            values[position] = function.applyRaw(query, floatBits, doubleBits, valuesOffset + start, offsets[base + position + 1] - start, column.vector().name(), row);
+            values[position] = Double.doubleToLongBits(distance);
+            valid[position >>> 6] |= 1L << (position & 63);
         }
-        if (nulls == null) {
-            return new LongArrayBlock(positions, java.util.Optional.empty(), doubleBitsOf(values));
-        }
-        BlockBuilder builder = DOUBLE.createFixedSizeBlockBuilder(positions);
-        for (int position = 0; position < positions; position++) {
-            if (nulls[position]) {
-                builder.appendNull();
-            }
-            else {
-                DOUBLE.writeDouble(builder, values[position]);
-            }
-        }
-        return builder.build();
+        return new LongArrayBlock(positions, anyNull ? Optional.of(valid) : Optional.empty(), values);
     }
 
-    private static long[] doubleBitsOf(double[] values)
+    /** The values of an array block of real or double vectors without NULL elements, with its offsets. */
+    private record RawVectors(int[] floatBits, long[] doubleBits, int valuesOffset, int[] offsets, int offsetBase)
     {
-        long[] bits = new long[values.length];
-        for (int i = 0; i < values.length; i++) {
-            bits[i] = Double.doubleToLongBits(values[i]);
+        static RawVectors of(Block vectors)
+        {
+            if (!(vectors instanceof ArrayBlock arrays) || arrays.getRawElementBlock().mayHaveNull()) {
+                return null;
+            }
+            return switch (arrays.getRawElementBlock()) {
+                case IntArrayBlock ints -> new RawVectors(ints.getRawValues(), null, ints.getRawValuesOffset(), arrays.getRawOffsets(), arrays.getOffsetBase());
+                case LongArrayBlock longs -> new RawVectors(null, longs.getRawValues(), longs.getRawValuesOffset(), arrays.getRawOffsets(), arrays.getOffsetBase());
+                default -> null;
+            };
         }
-        return bits;
+
+        int start(int position)
+        {
+            return valuesOffset + offsets[offsetBase + position];
+        }
+
+        int length(int position)
+        {
+            return offsets[offsetBase + position + 1] - offsets[offsetBase + position];
+        }
     }
 
     @Override
