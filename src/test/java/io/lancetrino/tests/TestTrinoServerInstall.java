@@ -255,6 +255,45 @@ final class TestTrinoServerInstall
     }
 
     @Test
+    @Order(4)
+    void testIndexSearchesInTheServer()
+            throws SQLException
+    {
+        // the SDK's searches run in the server's plugin class loader, without Arrow's dataset module
+        List<Long> approximate = new ArrayList<>();
+        List<Long> viaFunction = new ArrayList<>();
+        List<Long> text = new ArrayList<>();
+        String query = "ARRAY[3e0, 1e0, 2e0, 1.5e0]";
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE SCHEMA sandbox.search");
+            statement.execute("CREATE TABLE sandbox.search.docs (id bigint, v array(real) WITH (dimension = 4), body varchar)");
+            statement.execute("INSERT INTO sandbox.search.docs SELECT x, ARRAY[CAST(x % 7 AS real), CAST(x % 5 AS real), CAST(x % 3 AS real), CAST(x % 11 AS real)], "
+                    + "element_at(ARRAY['red fox', 'blue whale', 'red panda', 'grey wolf'], 1 + x % 4) FROM UNNEST(sequence(1, 600)) AS t(x)");
+            statement.execute("ALTER TABLE sandbox.search.docs EXECUTE create_index(column => 'v', index_type => 'ivf_flat', options => '{\"num_partitions\": 2}')");
+            statement.execute("ALTER TABLE sandbox.search.docs EXECUTE create_index(column => 'body', index_type => 'inverted')");
+            statement.execute("SET SESSION sandbox.vector_search = 'approximate'");
+            try (ResultSet rows = statement.executeQuery("SELECT id FROM sandbox.search.docs ORDER BY euclidean_distance(v, %s), id LIMIT 5".formatted(query))) {
+                while (rows.next()) {
+                    approximate.add(rows.getLong(1));
+                }
+            }
+            try (ResultSet rows = statement.executeQuery("SELECT id FROM TABLE(sandbox.system.vector_search(schema_name => 'search', table_name => 'docs', column => 'v', query => %s, k => 5)) ORDER BY _distance, id".formatted(query))) {
+                while (rows.next()) {
+                    viaFunction.add(rows.getLong(1));
+                }
+            }
+            try (ResultSet rows = statement.executeQuery("SELECT id FROM TABLE(sandbox.system.text_search(schema_name => 'search', table_name => 'docs', query => 'panda', k => 1000))")) {
+                while (rows.next()) {
+                    text.add(rows.getLong(1));
+                }
+            }
+        }
+        // both run the same search of the SDK: an IVF_FLAT index of two partitions, all probed
+        assertThat(approximate).hasSize(5).isEqualTo(viaFunction);
+        assertThat(text).hasSize(150).allMatch(id -> id % 4 == 2);
+    }
+
+    @Test
     @Order(5)
     void testCatalogOnS3FromTheReadme()
             throws Exception

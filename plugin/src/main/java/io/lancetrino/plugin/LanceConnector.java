@@ -12,6 +12,8 @@ import io.lancetrino.procedures.LanceProcedures;
 import io.lancetrino.split.LancePageSourceProvider;
 import io.lancetrino.split.LanceSplitManager;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorMetadata;
+import io.lancetrino.plugin.search.TextSearchFunction;
+import io.lancetrino.plugin.search.VectorSearchFunction;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorTableFunction;
 import io.trino.spi.connector.Connector;
 import io.trino.spi.connector.ConnectorCapabilities;
@@ -48,6 +50,8 @@ public final class LanceConnector
     private final LanceProcedures procedures;
     private final LanceSessionProperties sessionProperties;
     private final TableChangesFunction tableChanges;
+    private final VectorSearchFunction vectorSearch;
+    private final TextSearchFunction textSearch;
 
     @Inject
     public LanceConnector(
@@ -62,9 +66,13 @@ public final class LanceConnector
             LanceTableProcedures tableProcedures,
             LanceProcedures procedures,
             LanceSessionProperties sessionProperties,
-            TableChangesFunction tableChanges)
+            TableChangesFunction tableChanges,
+            VectorSearchFunction vectorSearch,
+            TextSearchFunction textSearch)
     {
         this.tableChanges = requireNonNull(tableChanges, "tableChanges is null");
+        this.vectorSearch = requireNonNull(vectorSearch, "vectorSearch is null");
+        this.textSearch = requireNonNull(textSearch, "textSearch is null");
         this.sessionProperties = requireNonNull(sessionProperties, "sessionProperties is null");
         this.branches = requireNonNull(branches, "branches is null");
         this.tableProcedures = requireNonNull(tableProcedures, "tableProcedures is null");
@@ -145,7 +153,11 @@ public final class LanceConnector
     @Override
     public Set<ConnectorTableFunction> getTableFunctions()
     {
-        return Set.of(new ClassLoaderSafeConnectorTableFunction(tableChanges, getClass().getClassLoader()));
+        ClassLoader classLoader = getClass().getClassLoader();
+        return Set.of(
+                new ClassLoaderSafeConnectorTableFunction(tableChanges, classLoader),
+                new ClassLoaderSafeConnectorTableFunction(vectorSearch, classLoader),
+                new ClassLoaderSafeConnectorTableFunction(textSearch, classLoader));
     }
 
     @Override

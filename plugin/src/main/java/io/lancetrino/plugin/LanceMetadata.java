@@ -25,9 +25,11 @@ import com.google.common.collect.ImmutableList;
 import io.lancetrino.split.ColumnPredicate;
 import io.lancetrino.split.LabelPredicate;
 import io.lancetrino.split.LanceColumnHandle;
+import io.lancetrino.plugin.search.SearchArguments;
 import io.lancetrino.plugin.search.VectorPushdown;
 import io.lancetrino.split.arrow.ArrowTypes;
 import io.lancetrino.split.search.LanceDistanceColumnHandle;
+import io.lancetrino.split.search.SearchResultColumnHandle;
 import io.lancetrino.split.LanceErrorCode;
 import io.lancetrino.split.LanceTableHandle;
 import io.lancetrino.split.changes.LanceTableChangesHandle;
@@ -241,10 +243,11 @@ public final class LanceMetadata
     @Override
     public Optional<TableFunctionApplicationResult<ConnectorTableHandle>> applyTableFunction(ConnectorSession session, ConnectorTableFunctionHandle handle)
     {
-        if (!(handle instanceof TableChangesFunction.Handle changes)) {
-            return Optional.empty();
-        }
-        return Optional.of(new TableFunctionApplicationResult<>(changes.table(), List.copyOf(changes.table().columns())));
+        return switch (handle) {
+            case TableChangesFunction.Handle changes -> Optional.of(new TableFunctionApplicationResult<>(changes.table(), List.copyOf(changes.table().columns())));
+            case SearchArguments.Handle search -> Optional.of(new TableFunctionApplicationResult<>(search.table(), search.columns()));
+            default -> Optional.empty();
+        };
     }
 
     @Override
@@ -293,6 +296,9 @@ public final class LanceMetadata
         if (columnHandle instanceof LanceDistanceColumnHandle distance) {
             return ColumnMetadata.builder().setName(distance.name()).setType(DOUBLE).setHidden(true).build();
         }
+        if (columnHandle instanceof SearchResultColumnHandle result) {
+            return ColumnMetadata.builder().setName(result.name()).setType(DOUBLE).build();
+        }
         LanceColumnHandle column = (LanceColumnHandle) columnHandle;
         if (!column.isRowAddress() && tableHandle instanceof LanceTableHandle table) {
             dataColumnMetadataRead.add(TableKey.of(table));
@@ -334,8 +340,8 @@ public final class LanceMetadata
         if (!(tableHandle instanceof LanceTableHandle handle)) {
             return Optional.empty();
         }
-        if (handle.limit().isPresent() || handle.vectorTopN().isPresent()) {
-            // a pushed LIMIT or top-N counts rows before any filter
+        if (handle.limit().isPresent() || handle.vectorTopN().isPresent() || handle.isIndexSearch()) {
+            // a pushed LIMIT, top-N or search counts rows before any filter
             return Optional.empty();
         }
         TupleDomain<LanceColumnHandle> narrowed = handle.constraint()
@@ -359,7 +365,7 @@ public final class LanceMetadata
         if (!(tableHandle instanceof LanceTableHandle handle)) {
             return Optional.empty();
         }
-        if (handle.limit().isPresent() && handle.limit().getAsLong() <= limit || handle.vectorTopN().isPresent()) {
+        if (handle.limit().isPresent() && handle.limit().getAsLong() <= limit || handle.vectorTopN().isPresent() || handle.isIndexSearch()) {
             return Optional.empty();
         }
         if (!handle.constraint().isAll()) {
@@ -384,7 +390,7 @@ public final class LanceMetadata
         if (!(tableHandle instanceof LanceTableHandle handle)) {
             return Optional.empty();
         }
-        return VectorPushdown.applyTopN(session, handle, topNCount, sortItems, assignments);
+        return VectorPushdown.applyTopN(session, handle, topNCount, sortItems, assignments, () -> snapshot(session, handle), !catalog.isRecipient());
     }
 
     @Override

@@ -22,6 +22,8 @@ import io.lancetrino.procedures.BranchOperations;
 import io.lancetrino.procedures.CleanupOperations;
 import io.lancetrino.procedures.CloneOperations;
 import io.lancetrino.plugin.changes.TableChangesFunction;
+import io.lancetrino.plugin.search.TextSearchFunction;
+import io.lancetrino.plugin.search.VectorSearchFunction;
 import io.lancetrino.procedures.LanceProcedures;
 import io.lancetrino.procedures.MergeOperations;
 import io.lancetrino.procedures.ProcedureTables;
@@ -71,6 +73,8 @@ public final class LanceModule
         binder.bind(IndexOperations.class).in(Scopes.SINGLETON);
         binder.bind(LanceTableProcedures.class).in(Scopes.SINGLETON);
         binder.bind(TableChangesFunction.class).in(Scopes.SINGLETON);
+        binder.bind(VectorSearchFunction.class).in(Scopes.SINGLETON);
+        binder.bind(TextSearchFunction.class).in(Scopes.SINGLETON);
         binder.bind(LanceConnector.class).in(Scopes.SINGLETON);
     }
 }

@@ -8,6 +8,8 @@ import io.lancetrino.split.LanceFileReaderType;
 import io.lancetrino.split.LancePageSourceProvider;
 import io.lancetrino.split.LanceSplitManager;
 import io.lancetrino.split.search.VectorSearchMode;
+import io.lancetrino.plugin.search.VectorSearchParameters;
+import io.trino.spi.TrinoException;
 import io.trino.spi.session.PropertyMetadata;
 
 import java.util.List;
@@ -15,6 +17,8 @@ import java.util.List;
 import static io.trino.plugin.base.session.PropertyMetadataUtil.durationProperty;
 import static io.trino.spi.session.PropertyMetadata.booleanProperty;
 import static io.trino.spi.session.PropertyMetadata.enumProperty;
+import static io.trino.spi.session.PropertyMetadata.integerProperty;
+import static io.trino.spi.StandardErrorCode.INVALID_SESSION_PROPERTY;
 
 public final class LanceSessionProperties
 {
@@ -42,10 +46,22 @@ public final class LanceSessionProperties
                         false),
                 enumProperty(
                         VectorSearchMode.PROPERTY,
-                        "ORDER BY <vector function> LIMIT n: EXACT computes distances and each split's nearest rows in the scan, exactly as the engine would; OFF leaves all of it to the engine",
+                        "ORDER BY <vector function> LIMIT n: EXACT computes distances and each split's nearest rows in the scan, exactly as the engine would; APPROXIMATE searches through a vector index of the function's metric where one exists; OFF leaves all of it to the engine",
                         VectorSearchMode.class,
                         VectorSearchMode.EXACT,
-                        false));
+                        false),
+                nonNegativeInteger(VectorSearchParameters.NPROBES, "Partitions of an IVF vector index an approximate search probes", VectorSearchParameters.DEFAULT_NPROBES),
+                nonNegativeInteger(VectorSearchParameters.REFINE_FACTOR, "An approximate search re-ranks this many times k candidates by their exact distance; 0 keeps the index's approximate order", 0),
+                nonNegativeInteger(VectorSearchParameters.EF, "Candidates an HNSW vector index keeps while searching; 0 lets Lance choose", 0));
+    }
+
+    private static PropertyMetadata<Integer> nonNegativeInteger(String name, String description, int defaultValue)
+    {
+        return integerProperty(name, description, defaultValue, value -> {
+            if (value < 0) {
+                throw new TrinoException(INVALID_SESSION_PROPERTY, "%s must not be negative: %s".formatted(name, value));
+            }
+        }, false);
     }
 
     public List<PropertyMetadata<?>> properties()

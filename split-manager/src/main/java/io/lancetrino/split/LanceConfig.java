@@ -26,6 +26,7 @@ public class LanceConfig
     private DataSize manifestCacheSize = DataSize.of(256, MEGABYTE);
     private DataSize indexCacheSize = DataSize.of(256, MEGABYTE);
     private DataSize pageBufferCacheSize = DataSize.of(64, MEGABYTE);
+    private DataSize searchIndexCacheSize = DataSize.of(1024, MEGABYTE);
     private DataSize readerMemoryLimit = DataSize.of(2048, MEGABYTE);
     private Duration dynamicFilteringWaitTimeout = new Duration(1, SECONDS);
     private Duration cleanupMinRetention = new Duration(7, DAYS);
@@ -108,6 +109,20 @@ public class LanceConfig
     public DataSize getIndexCacheSize()
     {
         return indexCacheSize;
+    }
+
+    @NotNull
+    public DataSize getSearchIndexCacheSize()
+    {
+        return searchIndexCacheSize;
+    }
+
+    @Config("lance.search.index-cache-size")
+    @ConfigDescription("Memory of the Lance SDK's cache of vector and text indexes (centroids, codebooks, graphs, posting lists) between searches")
+    public LanceConfig setSearchIndexCacheSize(DataSize searchIndexCacheSize)
+    {
+        this.searchIndexCacheSize = searchIndexCacheSize;
+        return this;
     }
 
     @Config("lance.index-cache-size")

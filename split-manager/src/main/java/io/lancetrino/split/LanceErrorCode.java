@@ -37,6 +37,8 @@ public enum LanceErrorCode
     LANCE_INDEX_BUILD_FAILED(21, EXTERNAL),
     /** an index file a query would use is missing or damaged; use_scalar_index = false reads around it */
     LANCE_BAD_INDEX(22, EXTERNAL),
+    /** the Lance SDK failed a vector or text search it was handed */
+    LANCE_SEARCH_FAILED(23, EXTERNAL),
     /**/;
 
     private final ErrorCode errorCode;

@@ -6,7 +6,10 @@ import io.lancetrino.split.changes.ChangePageSource;
 import io.lancetrino.split.changes.LanceChangeSplit;
 import io.lancetrino.split.changes.LanceTableChangesHandle;
 import io.lancetrino.split.changes.TableChanges;
+import io.lancetrino.split.search.IndexSearchPageSource;
 import io.lancetrino.split.search.LanceDistanceColumnHandle;
+import io.lancetrino.split.search.LanceSearchSplit;
+import io.lancetrino.split.search.SdkSearches;
 import io.lancetrino.split.search.VectorSearchPageSource;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
@@ -35,10 +38,12 @@ public final class LancePageSourceProvider
     private final LanceTables tables;
     private final BufferAllocator rootAllocator;
     public static final String FILE_READER_PROPERTY = "file_reader";
+    private static final long SEARCH_METADATA_CACHE_BYTES = 64L << 20;
 
     private final int batchRows;
     private final LanceFileReaderType fileReader;
     private final FileMetadataCache fileMetadata;
+    private final SdkSearches searches;
 
     @Inject
     public LancePageSourceProvider(LanceTables tables, LanceConfig config)
@@ -48,6 +53,8 @@ public final class LancePageSourceProvider
         this.batchRows = config.getReadBatchRows();
         this.fileReader = config.getFileReader();
         this.fileMetadata = new FileMetadataCache(config.getFileMetadataCachePages(), config.getPageBufferCacheSize().toBytes());
+        // manifests the SDK caches per search are small; its index cache is the one that matters
+        this.searches = new SdkSearches(config.getSearchIndexCacheSize().toBytes(), SEARCH_METADATA_CACHE_BYTES);
     }
 
     @Override
@@ -62,6 +69,9 @@ public final class LancePageSourceProvider
     {
         if (split instanceof LanceChangeSplit change) {
             return changePageSource(session, change, (LanceTableChangesHandle) table, columns);
+        }
+        if (split instanceof LanceSearchSplit search) {
+            return searchPageSource(search, (LanceTableHandle) table, columns);
         }
         LanceSplit lanceSplit = (LanceSplit) split;
         LanceTableHandle handle = (LanceTableHandle) table;
@@ -80,7 +90,27 @@ public final class LancePageSourceProvider
         return lancePageSource(session, lanceSplit, handle, columns.stream().map(LanceColumnHandle.class::cast).collect(toImmutableList()), dynamicFilter);
     }
 
-    private static int channel(List<LanceColumnHandle> read, LanceColumnHandle column)
+    /**
+     * The rows the SDK's search returns; distances the query computes with Trino's functions are computed from the
+     * vectors it returns, exactly as the engine would.
+     */
+    private ConnectorPageSource searchPageSource(LanceSearchSplit split, LanceTableHandle handle, List<ColumnHandle> columns)
+    {
+        List<ColumnHandle> read = new ArrayList<>();
+        List<VectorSearchPageSource.Output> outputs = new ArrayList<>();
+        for (ColumnHandle column : columns) {
+            outputs.add(switch (column) {
+                case LanceDistanceColumnHandle distance -> new VectorSearchPageSource.Distance(channel(read, distance.vector()), distance);
+                default -> new VectorSearchPageSource.Read(channel(read, column));
+            });
+        }
+        BufferAllocator allocator = rootAllocator.newChildAllocator("search", 0, rootAllocator.getLimit());
+        ConnectorPageSource search = new IndexSearchPageSource(split, handle.vectorSearch(), handle.textSearch(), read, searches, tables.storageOptions(handle.tableRoot()), allocator);
+        boolean computed = outputs.stream().anyMatch(VectorSearchPageSource.Distance.class::isInstance);
+        return computed ? new VectorSearchPageSource(search, outputs, Optional.empty()) : search;
+    }
+
+    private static <T extends ColumnHandle> int channel(List<T> read, T column)
     {
         int channel = read.indexOf(column);
         if (channel < 0) {

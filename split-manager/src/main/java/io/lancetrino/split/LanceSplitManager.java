@@ -14,7 +14,11 @@ import io.lancetrino.metadata.proto.DataFile;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.split.changes.LanceTableChangesHandle;
 import io.lancetrino.split.changes.TableChanges;
+import io.lancetrino.metadata.VersionSummary;
+import io.lancetrino.metadata.index.IndexSegments;
+import io.lancetrino.metadata.index.TableIndexes;
 import io.lancetrino.split.index.IndexSelection;
+import io.lancetrino.split.search.LanceSearchSplit;
 import io.lancetrino.split.index.ScalarIndexLookup;
 import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.TrinoException;
@@ -90,6 +94,9 @@ public final class LanceSplitManager
         try {
             LanceTable table = tables.open(session.getIdentity(), handle.tableRoot(), handle.schemaTableName().toString());
             snapshot = table.snapshot(handle.branch(), handle.version());
+            if (handle.isIndexSearch()) {
+                return searchSplit(handle, snapshot);
+            }
             selection = useScalarIndex(session) ? indexLookup.select(handle.displayName(), snapshot, table.fileSystem(), handle.constraint(), handle.labelPredicates()) : IndexSelection.none();
         }
         catch (LanceTableException e) {
@@ -97,6 +104,26 @@ public final class LanceSplitManager
         }
         PlannedSplits planned = planSplits(handle, snapshot, selection);
         return new LanceSplitSource(planned.splits(), dynamicFilterColumns.isEmpty() ? 0 : dynamicFilteringWaitMillis, planned.metrics());
+    }
+
+    /**
+     * The one split of a search the SDK runs, with the rows it searches flat (those no index of the search covers)
+     * for {@code EXPLAIN ANALYZE}.
+     */
+    private static ConnectorSplitSource searchSplit(LanceTableHandle handle, TableSnapshot snapshot)
+    {
+        boolean stableRowIds = (snapshot.manifest().getReaderFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
+        LanceSplit.DatasetVersion dataset = new LanceSplit.DatasetVersion(snapshot.datasetLocation(), snapshot.version(), stableRowIds);
+        List<String> indexNames = handle.vectorSearch().map(search -> search.indexName().stream().toList())
+                .orElseGet(() -> handle.textSearch().orElseThrow().indexNames());
+        List<IndexSegments> indexes = TableIndexes.describe(handle.displayName(), snapshot).stream()
+                .filter(index -> indexNames.contains(index.name()))
+                .toList();
+        long rowsFlat = indexes.isEmpty()
+                ? snapshot.manifest().getFragmentsList().stream().mapToLong(fragment -> fragment.getPhysicalRows() - VersionSummary.deletedRows(fragment)).sum()
+                : indexes.stream().mapToLong(IndexSegments::liveRowsNotCovered).max().orElseThrow();
+        Metrics metrics = new Metrics(ImmutableMap.of("searchRowsFlat", new LongCount(rowsFlat)));
+        return new LanceSplitSource(List.of(new LanceSearchSplit(handle.displayName(), dataset)), 0, metrics);
     }
 
     List<ConnectorSplit> planSplits(LanceTableHandle handle, TableSnapshot snapshot)

@@ -26,8 +26,13 @@ import java.util.Optional;
  */
 public final class TableIndexes
 {
-    // lance.index.pb.VectorIndexDetails: hnsw_index_config = 3, then the compression oneof
+    // lance.index.pb.VectorIndexDetails: metric_type = 1, hnsw_index_config = 3, then the compression oneof
+    private static final int METRIC_TYPE = 1;
+    // the VectorMetricType enum, by number
+    private static final List<String> METRICS = List.of("l2", "cosine", "dot", "hamming");
     private static final int HNSW = 3;
+    // lance.table.InvertedIndexDetails: with_position = 3
+    private static final int WITH_POSITION = 3;
     private static final int PQ = 4;
     private static final int SQ = 5;
     private static final int RQ = 6;
@@ -116,6 +121,46 @@ public final class TableIndexes
         }
         catch (InvalidProtocolBufferException e) {
             return "vector";
+        }
+    }
+
+    /**
+     * The distance a vector index was trained for ({@code l2}, {@code cosine}, {@code dot}, {@code hamming}), or
+     * empty for an index that does not record one (the older, empty details message) or is not a vector index.
+     */
+    public static Optional<String> vectorMetric(IndexMetadata index)
+    {
+        if (IndexKind.of(index).orElse(IndexKind.OTHER) != IndexKind.VECTOR) {
+            return Optional.empty();
+        }
+        try {
+            UnknownFieldSet details = UnknownFieldSet.parseFrom(index.getIndexDetails().getValue());
+            if (!details.hasField(METRIC_TYPE)) {
+                // proto3 leaves the first enum value, L2, unwritten
+                return Optional.of(METRICS.getFirst());
+            }
+            List<Long> values = details.getField(METRIC_TYPE).getVarintList();
+            long metric = values.isEmpty() ? -1 : values.getLast();
+            return metric >= 0 && metric < METRICS.size() ? Optional.of(METRICS.get((int) metric)) : Optional.empty();
+        }
+        catch (InvalidProtocolBufferException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Whether an inverted index stores token positions ({@code with_position}), which phrase queries need. */
+    public static boolean textIndexHasPositions(IndexMetadata index)
+    {
+        if (IndexKind.of(index).orElse(IndexKind.OTHER) != IndexKind.INVERTED) {
+            return false;
+        }
+        try {
+            UnknownFieldSet details = UnknownFieldSet.parseFrom(index.getIndexDetails().getValue());
+            return details.hasField(WITH_POSITION) && !details.getField(WITH_POSITION).getVarintList().isEmpty()
+                    && details.getField(WITH_POSITION).getVarintList().getLast() != 0;
+        }
+        catch (InvalidProtocolBufferException e) {
+            return false;
         }
     }
 

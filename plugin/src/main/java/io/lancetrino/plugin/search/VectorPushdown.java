@@ -3,7 +3,15 @@ package io.lancetrino.plugin.search;
 import com.google.common.collect.ImmutableList;
 import io.lancetrino.index.vector.VectorFunction;
 import io.lancetrino.split.LanceColumnHandle;
+import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.index.IndexKind;
+import io.lancetrino.metadata.index.IndexSegments;
+import io.lancetrino.metadata.index.TableIndexes;
+import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.split.LanceTableHandle;
+import io.lancetrino.split.search.AnnSearch;
+import io.lancetrino.split.search.LanceSqlFilter;
+import io.lancetrino.split.search.VectorMetric;
 import io.lancetrino.split.search.LanceDistanceColumnHandle;
 import io.lancetrino.split.search.VectorSearchMode;
 import io.lancetrino.split.search.VectorTopN;
@@ -27,11 +35,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
+import java.util.function.Supplier;
 
 import static io.trino.spi.expression.StandardFunctions.CAST_FUNCTION_NAME;
 import static io.trino.spi.type.DoubleType.DOUBLE;
 import static io.trino.spi.type.RealType.REAL;
+import static java.lang.Math.toIntExact;
 
 /**
  * {@code ORDER BY cosine_distance(embedding, ARRAY[...]) LIMIT k} into the scan: {@code applyProjection} turns a
@@ -60,14 +71,20 @@ public final class VectorPushdown
         return Optional.of(new ProjectionApplicationResult<>(handle, rewritten, rewriter.assignments(rewritten), false));
     }
 
+    /**
+     * @param snapshot the version the handle reads, for its vector indexes
+     * @param sdkReadable whether the SDK can open the table (not so for a table read through a sharing server)
+     */
     public static Optional<TopNApplicationResult<ConnectorTableHandle>> applyTopN(
             ConnectorSession session,
             LanceTableHandle handle,
             long count,
             List<SortItem> sortItems,
-            Map<String, ColumnHandle> assignments)
+            Map<String, ColumnHandle> assignments,
+            Supplier<TableSnapshot> snapshot,
+            boolean sdkReadable)
     {
-        if (mode(session) == VectorSearchMode.OFF || sortItems.isEmpty() || handle.limit().isPresent() || count > Integer.MAX_VALUE) {
+        if (mode(session) == VectorSearchMode.OFF || sortItems.isEmpty() || handle.limit().isPresent() || handle.isIndexSearch() || count > Integer.MAX_VALUE) {
             return Optional.empty();
         }
         SortItem first = sortItems.getFirst();
@@ -79,8 +96,52 @@ public final class VectorPushdown
         if (handle.vectorTopN().isPresent() && handle.vectorTopN().get().equals(topN)) {
             return Optional.empty();
         }
+        LanceTableHandle pushed = handle.withVectorTopN(topN);
+        if (mode(session) == VectorSearchMode.APPROXIMATE && sdkReadable) {
+            Optional<AnnSearch> search = approximateSearch(session, handle, distance, topN, snapshot.get());
+            if (search.isPresent()) {
+                // the SDK's top k over the whole version, in one split; the engine's top-N orders them
+                return Optional.of(new TopNApplicationResult<>(pushed.withVectorSearch(search.get()), false, false));
+            }
+        }
         // each split returns its nearest rows; the engine's top-N picks the final ones (later sort keys included)
-        return Optional.of(new TopNApplicationResult<>(handle.withVectorTopN(topN), false, false));
+        return Optional.of(new TopNApplicationResult<>(pushed, false, false));
+    }
+
+    /**
+     * The search through a vector index of the function's metric on the column, when the order is nearest first, the
+     * query vector has the column's dimension and the scan's filter can be handed to the SDK to apply first.
+     */
+    private static Optional<AnnSearch> approximateSearch(ConnectorSession session, LanceTableHandle handle, LanceDistanceColumnHandle distance, VectorTopN topN, TableSnapshot snapshot)
+    {
+        VectorFunction function = distance.function();
+        if (topN.descending() != VectorMetric.largerIsNearer(function) || topN.nullsFirst() || !handle.labelPredicates().isEmpty()) {
+            return Optional.empty();
+        }
+        OptionalInt dimension = snapshot.schema().field(distance.vector().fieldId()).map(LanceField::fixedSizeListSize).orElse(OptionalInt.empty());
+        if (dimension.isEmpty() || dimension.getAsInt() != distance.query().size()) {
+            // the exact path fails as the engine does
+            return Optional.empty();
+        }
+        VectorMetric metric = VectorMetric.of(function);
+        Optional<IndexSegments> index = vectorIndex(handle.displayName(), snapshot, distance.vector().fieldId(), metric);
+        Optional<String> filter = handle.constraint().isAll() ? Optional.empty() : LanceSqlFilter.of(handle.constraint());
+        if (index.isEmpty() || (!handle.constraint().isAll() && filter.isEmpty())) {
+            return Optional.empty();
+        }
+        VectorSearchParameters parameters = VectorSearchParameters.of(session);
+        List<Float> query = distance.query().stream().map(Double::floatValue).toList();
+        return Optional.of(new AnnSearch(distance.vector(), query, toIntExact(topN.count()), metric,
+                parameters.nprobes(), parameters.refineFactor(), parameters.ef(), filter, Optional.of(index.get().name())));
+    }
+
+    /** A vector index on the column trained for the metric. */
+    public static Optional<IndexSegments> vectorIndex(String table, TableSnapshot snapshot, int fieldId, VectorMetric metric)
+    {
+        return TableIndexes.describe(table, snapshot).stream()
+                .filter(index -> index.kind() == IndexKind.VECTOR && index.fieldIds().getFirst() == fieldId)
+                .filter(index -> TableIndexes.vectorMetric(index.segments().getFirst()).equals(Optional.of(metric.lanceName())))
+                .findFirst();
     }
 
     private static VectorSearchMode mode(ConnectorSession session)

@@ -7,6 +7,11 @@ public enum VectorSearchMode
 {
     /** Distances and each split's nearest rows are computed in the scan, exactly as the engine computes them. */
     EXACT,
+    /**
+     * Through a vector index trained for the function's metric, when the column has one and the filter can be handed to
+     * the index search; exact otherwise. Which rows come back depends on the index and its parameters.
+     */
+    APPROXIMATE,
     /** No pushdown: the engine reads every vector and computes every distance itself. */
     OFF;
 
