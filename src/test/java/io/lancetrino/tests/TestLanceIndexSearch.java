@@ -142,6 +142,14 @@ final class TestLanceIndexSearch
         List<MaterializedRow> exact = computeActual(vectorSearch("off"), "SELECT id, euclidean_distance(embedding, %s) d FROM docs WHERE id IN (%s)"
                 .formatted(sql(query), approximate.stream().map(row -> row.getField(0).toString()).collect(Collectors.joining(", ")))).getMaterializedRows();
         assertThat(Set.copyOf(approximate)).isEqualTo(Set.copyOf(exact));
+        // ordered by the distance alone, the scan returns the rows in order and the engine keeps no top-N of its own
+        assertThat(approximate.stream().map(row -> (Double) row.getField(1)).toList()).isSorted();
+        assertThat(explain(vectorSearch("approximate"), sql)).doesNotContain("TopN");
+        String similarity = "SELECT id, cosine_similarity(embedding2, %s) s FROM docs ORDER BY s DESC LIMIT 10".formatted(sql(query));
+        List<Double> similarities = computeActual(vectorSearch("approximate"), similarity).getMaterializedRows().stream().map(row -> (Double) row.getField(1)).toList();
+        assertThat(similarities).hasSize(10).isSortedAccordingTo(Comparator.reverseOrder());
+        // a second sort key leaves the final order to the engine
+        assertThat(explain(vectorSearch("approximate"), "SELECT id FROM docs ORDER BY euclidean_distance(embedding, %s), id LIMIT 10".formatted(sql(query)))).contains("TopN", "through index");
 
         // every partition probed and every candidate re-ranked: the exact answer
         Session thorough = Session.builder(vectorSearch("approximate"))

@@ -48,6 +48,7 @@ public final class Benchmark
             Optional<VectorTextTimings.Result> vectors = Optional.empty();
             Optional<IndexTimings.Result> indexes = Optional.empty();
             Optional<VectorSearchTimings.Result> search = Optional.empty();
+            Optional<AnnSearchTimings.Result> ann = Optional.empty();
             Optional<SharingLoad.Result> sharing = Optional.empty();
             List<String> notMeasured = new ArrayList<>();
             if (options.measures("storage")) {
@@ -85,6 +86,11 @@ public final class Benchmark
             if (options.measures("search")) {
                 search = Optional.of(VectorSearchTimings.measure(environment, options));
             }
+            if (options.measures("ann")) {
+                ann = Optional.of(new AnnSearchTimings.Result(
+                        AnnSearchTimings.measure(environment, options, options.annQueries()),
+                        TextSearchTimings.measure(environment, options, options.annQueries())));
+            }
             if (options.measures("sharing")) {
                 sharing = Optional.of(SharingLoad.measure(environment, options.sharingRecipients(), options.sharingSeconds()));
             }
@@ -107,6 +113,7 @@ public final class Benchmark
                     vectors,
                     indexes,
                     search,
+                    ann,
                     sharing,
                     notMeasured);
             report.write(options.outputDirectory());

@@ -27,6 +27,7 @@ import static java.util.Objects.requireNonNull;
  * @param sharingRecipients recipients reading one share at once in the sharing load
  * @param sharingSeconds how long the sharing load runs
  * @param seed seed of the random keys the indexes part looks up
+ * @param annQueries query vectors (and text queries) per setting in the approximate search part
  * @param parts what to measure: {@link #PARTS}, all when empty (a run of chosen queries measures only them)
  */
 public record BenchmarkOptions(
@@ -44,9 +45,10 @@ public record BenchmarkOptions(
         int sharingRecipients,
         double sharingSeconds,
         long seed,
+        int annQueries,
         List<String> parts)
 {
-    public static final List<String> PARTS = List.of("queries", "storage", "reader", "planning", "versions", "clones", "compaction", "cleanup", "vectors", "indexes", "search", "sharing");
+    public static final List<String> PARTS = List.of("queries", "storage", "reader", "planning", "versions", "clones", "compaction", "cleanup", "vectors", "indexes", "search", "ann", "sharing");
 
     public BenchmarkOptions
     {
@@ -61,7 +63,7 @@ public record BenchmarkOptions(
         if (!unknownParts.isEmpty()) {
             throw new IllegalArgumentException("Unknown parts %s; the parts are %s".formatted(unknownParts, PARTS));
         }
-        if (scale <= 0 || runs <= 0 || versionCount < 2 || compactionInserts < 2 || sharingRecipients < 1 || sharingSeconds <= 0) {
+        if (scale <= 0 || runs <= 0 || versionCount < 2 || compactionInserts < 2 || sharingRecipients < 1 || sharingSeconds <= 0 || annQueries < 1) {
             throw new IllegalArgumentException("scale, runs, sharing recipients and seconds must be positive, versions and compaction inserts at least 2");
         }
     }
@@ -81,6 +83,7 @@ public record BenchmarkOptions(
         int sharingRecipients = 32;
         double sharingSeconds = 30;
         long seed = 1;
+        int annQueries = 100;
         List<String> parts = List.of();
         for (int i = 0; i < args.length; i++) {
             String value = i + 1 < args.length ? args[i + 1] : null;
@@ -96,20 +99,21 @@ public record BenchmarkOptions(
                 case "--sharing-recipients" -> sharingRecipients = Integer.parseInt(required(args[i], value));
                 case "--parts" -> parts = Arrays.stream(required(args[i], value).split(",")).map(String::trim).toList();
                 case "--sharing-seconds" -> sharingSeconds = Double.parseDouble(required(args[i], value));
+                case "--ann-queries" -> annQueries = Integer.parseInt(required(args[i], value));
                 case "--seed" -> seed = Long.parseLong(required(args[i], value));
                 case "--queries" -> queries = Arrays.stream(required(args[i], value).split(",")).map(String::trim).toList();
                 case "--regenerate" -> {
                     regenerate = true;
                     continue;
                 }
-                default -> throw new IllegalArgumentException("Unknown option " + args[i] + "; options: --scale N --runs N --output DIR --fragments N,N --versions N --compaction-inserts N --queries NAME,NAME --lance-property NAME=VALUE --lance-table-property NAME=VALUE --parts NAME,NAME --sharing-recipients N --sharing-seconds S --seed N --regenerate");
+                default -> throw new IllegalArgumentException("Unknown option " + args[i] + "; options: --scale N --runs N --output DIR --fragments N,N --versions N --compaction-inserts N --queries NAME,NAME --lance-property NAME=VALUE --lance-table-property NAME=VALUE --parts NAME,NAME --sharing-recipients N --sharing-seconds S --seed N --ann-queries N --regenerate");
             }
             i++;
         }
         String dataName = "sf" + scaleName(scale) + lanceTableProperties.entrySet().stream()
                 .map(entry -> "-" + entry.getKey() + "-" + entry.getValue())
                 .collect(java.util.stream.Collectors.joining());
-        return new BenchmarkOptions(scale, runs, output.resolve("data").resolve(dataName), output, regenerate, fragments, versions, compactionInserts, queries, lanceProperties, lanceTableProperties, sharingRecipients, sharingSeconds, seed, parts);
+        return new BenchmarkOptions(scale, runs, output.resolve("data").resolve(dataName), output, regenerate, fragments, versions, compactionInserts, queries, lanceProperties, lanceTableProperties, sharingRecipients, sharingSeconds, seed, annQueries, parts);
     }
 
     private static void putProperty(Map<String, String> properties, String option, String value)

@@ -36,6 +36,7 @@ public record BenchmarkReport(
         Optional<VectorTextTimings.Result> vectors,
         Optional<IndexTimings.Result> indexes,
         Optional<VectorSearchTimings.Result> search,
+        Optional<AnnSearchTimings.Result> ann,
         Optional<SharingLoad.Result> sharing,
         List<String> notMeasured)
 {
@@ -54,15 +55,21 @@ public record BenchmarkReport(
         requireNonNull(vectors, "vectors is null");
         requireNonNull(indexes, "indexes is null");
         requireNonNull(search, "search is null");
+        requireNonNull(ann, "ann is null");
         requireNonNull(sharing, "sharing is null");
         notMeasured = List.copyOf(notMeasured);
     }
+
+    public static final String RECALL_CHART = "benchmark-recall.svg";
 
     public void write(Path directory)
             throws IOException
     {
         Files.createDirectories(directory);
         Files.writeString(directory.resolve("benchmark.md"), markdown());
+        if (ann.isPresent()) {
+            Files.writeString(directory.resolve(RECALL_CHART), RecallChart.svg(ann.get().vectors()));
+        }
         new ObjectMapper()
                 .registerModule(new Jdk8Module())
                 .enable(SerializationFeature.INDENT_OUTPUT)
@@ -154,6 +161,7 @@ public record BenchmarkReport(
         });
         indexes.ifPresent(indexes -> indexesMarkdown(out, indexes));
         search.ifPresent(search -> searchMarkdown(out, search));
+        ann.ifPresent(ann -> annMarkdown(out, ann));
         sharing.ifPresent(load -> {
             out.append("\n| sharing load (%d recipients at once, each its own catalog and token; orders: filtered sums, point lookups, a grouped count) | queries | queries/s | p50 s | p99 s | errors | wrong results |%n".formatted(load.shared().threads()));
             out.append("|---|---:|---:|---:|---:|---:|---:|\n");
@@ -168,6 +176,42 @@ public record BenchmarkReport(
             out.append("\nNot measured yet: ").append(String.join("; ", notMeasured)).append('\n');
         }
         return out.toString();
+    }
+
+    private static void annMarkdown(StringBuilder out, AnnSearchTimings.Result ann)
+    {
+        out.append("\n| index build | rows | options | Trino `create_index` s | Lance SDK `createIndex` s | Trino / SDK |%n|---|---:|---|---:|---:|---:|%n".formatted());
+        for (AnnSearchTimings.WorkloadResult workload : ann.vectors()) {
+            buildRow(out, "%s.v %s".formatted(workload.table(), workload.build().indexType()), workload.rows(), workload.build());
+        }
+        buildRow(out, TextSearchTimings.TABLE + ".body inverted", ann.text().rows(), ann.text().build());
+        for (AnnSearchTimings.WorkloadResult workload : ann.vectors()) {
+            out.append("\n| approximate top-%s, %s (%,d x %s, %s; %s queries per setting) | recall@10 Trino | recall@10 SDK | Trino p50 s | Trino p99 s | SDK p50 s | SDK p99 s | SDK p50 + `SELECT 1` p50 s | goal | same rows as SDK |%n"
+                    .formatted(AnnSearchTimings.K, workload.table(), workload.rows(), workload.dimension(), workload.build().indexType(), workload.queries()));
+            out.append("|---|---:|---:|---:|---:|---:|---:|---:|---|---|\n");
+            for (AnnSearchTimings.Point point : workload.sweep()) {
+                String label = point.setting().describe() + (point.equals(workload.defaults()) ? " (default)" : "") + (workload.highRecall().map(point::equals).orElse(false) ? " (fastest at recall ≥ 0.95)" : "");
+                out.append("| %s | %.3f | %.3f | %.4f | %.4f | %.4f | %.4f | %.4f | %s | %s |%n".formatted(label, point.trinoRecall(), point.sdkRecall(), point.trino().p50Seconds(), point.trino().p99Seconds(),
+                        point.sdk().p50Seconds(), point.sdk().p99Seconds(), point.sdk().p50Seconds() + point.selectOne().p50Seconds(), point.goalMet() ? "PASS" : "MISS", point.sameRows() ? "yes" : "**NO**"));
+            }
+            if (workload.highRecall().isEmpty()) {
+                out.append("\nNo setting swept reached recall 0.95 on %s.%n".formatted(workload.table()));
+            }
+            if (workload.generationSeconds() > 0) {
+                out.append("\n%s was written in %.1f s.%n".formatted(workload.table(), workload.generationSeconds()));
+            }
+        }
+        TextSearchTimings.Result text = ann.text();
+        out.append("\n| BM25 top-%s, %s (%,d rows of 200-399 words; %s queries) | p50 s | p99 s | goal | same rows and scores |%n|---|---:|---:|---|---|%n".formatted(AnnSearchTimings.K, TextSearchTimings.TABLE, text.rows(), text.queries()));
+        out.append("| Trino `text_search` | %.4f | %.4f | %s | %s |%n".formatted(text.trino().p50Seconds(), text.trino().p99Seconds(), text.goalMet() ? "PASS" : "MISS", text.sameRows() ? "yes" : "**NO**"));
+        out.append("| Lance SDK `fullTextQuery` | %.4f | %.4f | | |%n".formatted(text.sdk().p50Seconds(), text.sdk().p99Seconds()));
+        out.append("| `SELECT 1` | %.4f | %.4f | | |%n".formatted(text.selectOne().p50Seconds(), text.selectOne().p99Seconds()));
+        out.append("\nGoal: Trino's p50 at most the SDK's p50 plus `SELECT 1`'s. Recall/latency curves: %s.%n".formatted(RECALL_CHART));
+    }
+
+    private static void buildRow(StringBuilder out, String index, long rows, AnnSearchTimings.Build build)
+    {
+        out.append("| %s | %,d | `%s` | %.1f | %.1f | %.2f |%n".formatted(index, rows, build.options(), build.trinoSeconds(), build.sdkSeconds(), build.trinoSeconds() / build.sdkSeconds()));
     }
 
     private static void searchMarkdown(StringBuilder out, VectorSearchTimings.Result search)

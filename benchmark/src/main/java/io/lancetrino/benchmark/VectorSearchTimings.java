@@ -102,7 +102,7 @@ public final class VectorSearchTimings
         Session pushed = session("lance", SCHEMA);
         Session engine = Session.builder(pushed).setCatalogSessionProperty("lance", "vector_search", "off").build();
         long rows = rows(options.scale());
-        double generation = ensureGenerated(runner, pushed, rows);
+        double generation = ensureGenerated(runner, pushed, TABLE, DIMENSION, rows);
         Path table = environment.lanceTable(SCHEMA, TABLE);
         Random random = new Random(options.seed());
         List<SearchResult> results = new ArrayList<>();
@@ -151,37 +151,42 @@ public final class VectorSearchTimings
      * {@code rows} vectors around {@value #CLUSTERS} centers, the same for the same row count: component i of row x
      * is its center's {@code 4 sin(131 c + 7 i)} plus an offset in (-0.5, 0.5) hashed from row and component.
      */
-    private static double ensureGenerated(DistributedQueryRunner runner, Session session, long rows)
+    static double ensureGenerated(DistributedQueryRunner runner, Session session, String table, int dimension, long rows)
     {
         runner.execute(session("lance"), "CREATE SCHEMA IF NOT EXISTS lance." + SCHEMA);
-        if (runner.execute(session, "SHOW TABLES LIKE '%s'".formatted(TABLE)).getRowCount() > 0) {
-            if ((long) runner.execute(session, "SELECT count(*) FROM " + TABLE).getOnlyValue() == rows) {
+        if (runner.execute(session, "SHOW TABLES LIKE '%s'".formatted(table)).getRowCount() > 0) {
+            if ((long) runner.execute(session, "SELECT count(*) FROM " + table).getOnlyValue() == rows) {
                 return 0;
             }
-            runner.execute(session, "DROP TABLE " + TABLE);
+            runner.execute(session, "DROP TABLE " + table);
         }
         long start = System.nanoTime();
-        runner.execute(session, "CREATE TABLE %s (id bigint, v array(real) WITH (dimension = %s)) WITH (max_rows_per_file = 250000)".formatted(TABLE, DIMENSION));
+        runner.execute(session, "CREATE TABLE %s (id bigint, v array(real) WITH (dimension = %s)) WITH (max_rows_per_file = 250000)".formatted(table, dimension));
         runner.execute(session, """
                 INSERT INTO %s
                 SELECT id, transform(sequence(0, %s), i -> CAST(4 * sin(CAST((id %% %s) * 131 + i * 7 AS double)) + (from_big_endian_64(xxhash64(to_big_endian_64(id * %s + i))) %% 1000000) / 2e6 AS real))
                 FROM (SELECT a * 1000 + b AS id FROM UNNEST(sequence(0, %s)) AS x(a) CROSS JOIN UNNEST(sequence(0, 999)) AS y(b))
-                """.formatted(TABLE, DIMENSION - 1, CLUSTERS, DIMENSION, rows / 1000 - 1));
+                """.formatted(table, dimension - 1, CLUSTERS, dimension, rows / 1000 - 1));
         return (System.nanoTime() - start) / 1e9;
     }
 
     // near a random center, as a query for similar rows would be
     private static float[] queryVector(Random random)
     {
+        return queryVector(random, DIMENSION);
+    }
+
+    static float[] queryVector(Random random, int dimension)
+    {
         int center = random.nextInt(CLUSTERS);
-        float[] query = new float[DIMENSION];
-        for (int i = 0; i < DIMENSION; i++) {
+        float[] query = new float[dimension];
+        for (int i = 0; i < dimension; i++) {
             query[i] = (float) (4 * Math.sin(center * 131 + i * 7) + random.nextGaussian() * 0.5);
         }
         return query;
     }
 
-    private static String literal(float[] query)
+    static String literal(float[] query)
     {
         return IntStream.range(0, query.length).mapToObj(i -> Double.toString(query[i]))
                 .map(value -> value.contains("E") ? value : value + "E0")

@@ -22,7 +22,7 @@ class TestBenchmarkSmoke
     void runsEveryPartAndWritesTheReport(@TempDir Path output)
             throws Exception
     {
-        BenchmarkOptions options = BenchmarkOptions.parse(new String[] {"--scale", "0.01", "--runs", "1", "--fragments", "50,200", "--versions", "30", "--compaction-inserts", "12", "--sharing-seconds", "3", "--output", output.toString()}, output);
+        BenchmarkOptions options = BenchmarkOptions.parse(new String[] {"--scale", "0.01", "--runs", "1", "--fragments", "50,200", "--versions", "30", "--compaction-inserts", "12", "--sharing-seconds", "3", "--ann-queries", "3", "--output", output.toString()}, output);
         BenchmarkReport report = Benchmark.run(options);
         assertThat(report.generationSeconds()).isPositive();
 
@@ -122,6 +122,24 @@ class TestBenchmarkSmoke
         });
         assertThat(report.markdown()).contains("exact top-10, 10,000 x 128-dim", "no pushdown / pushdown (goal ≥ 5)");
 
+        // approximate search through indexes built by Trino: the SDK's own rows, recall measured, an SVG of the curves
+        AnnSearchTimings.Result ann = report.ann().orElseThrow();
+        assertThat(ann.vectors()).extracting(AnnSearchTimings.WorkloadResult::table).containsExactly("vectors128", "vectors768");
+        assertThat(ann.vectors()).allSatisfy(workload -> {
+            assertThat(workload.build().trinoSeconds()).isPositive();
+            assertThat(workload.build().sdkSeconds()).isPositive();
+            assertThat(workload.sweep()).isNotEmpty().allSatisfy(point -> {
+                assertThat(point.sameRows()).as("%s %s", workload.table(), point.setting()).isTrue();
+                assertThat(point.trinoRecall()).isBetween(0.0, 1.0).isEqualTo(point.sdkRecall());
+                assertThat(point.trino().p50Seconds()).isPositive();
+            });
+            assertThat(workload.defaults().setting()).isEqualTo(AnnSearchTimings.DEFAULTS);
+        });
+        assertThat(ann.text().sameRows()).isTrue();
+        assertThat(ann.text().build().trinoSeconds()).isPositive();
+        assertThat(Files.readString(output.resolve(BenchmarkReport.RECALL_CHART))).startsWith("<svg").contains("<polyline", "vectors128", "vectors768", "Lance SDK");
+        assertThat(report.markdown()).contains("approximate top-10, vectors128", "nprobes 20 (default)", "BM25 top-10, docs_text", "| vectors128.v ivf_pq |");
+
         // 32 recipients at once, each through its own catalog and token: every answer right
         SharingLoad.Result sharing = report.sharing().orElseThrow();
         for (SharingLoad.Run run : List.of(sharing.shared(), sharing.local())) {
@@ -152,7 +170,8 @@ class TestBenchmarkSmoke
         assertThat(second.sharing()).isEmpty();
         assertThat(second.indexes()).isEmpty();
         assertThat(second.search()).isEmpty();
+        assertThat(second.ann()).isEmpty();
         // no empty tables for what was not measured
-        assertThat(second.markdown()).contains("| q6 |").doesNotContain("| table |", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s", "| before optimize |", "vectors table", "sharing load", "indexed query", "exact top-");
+        assertThat(second.markdown()).contains("| q6 |").doesNotContain("| table |", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s", "| before optimize |", "vectors table", "sharing load", "indexed query", "exact top-", "approximate top-", "BM25");
     }
 }

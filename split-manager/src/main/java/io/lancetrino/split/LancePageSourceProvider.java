@@ -6,11 +6,14 @@ import io.lancetrino.split.changes.ChangePageSource;
 import io.lancetrino.split.changes.LanceChangeSplit;
 import io.lancetrino.split.changes.LanceTableChangesHandle;
 import io.lancetrino.split.changes.TableChanges;
+import io.lancetrino.split.search.AnnSearch;
 import io.lancetrino.split.search.IndexSearchPageSource;
 import io.lancetrino.split.search.LanceDistanceColumnHandle;
 import io.lancetrino.split.search.LanceSearchSplit;
 import io.lancetrino.split.search.SdkSearches;
+import io.lancetrino.split.search.VectorMetric;
 import io.lancetrino.split.search.VectorSearchPageSource;
+import io.lancetrino.split.search.VectorTopN;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ColumnHandle;
 import io.trino.spi.connector.ConnectorPageSource;
@@ -104,10 +107,16 @@ public final class LancePageSourceProvider
                 default -> new VectorSearchPageSource.Read(channel(read, column));
             });
         }
+        // rows the engine takes in the scan's order are sorted by the distance, computed even when not selected
+        Optional<LanceDistanceColumnHandle> order = handle.vectorSearch().flatMap(AnnSearch::order);
+        Optional<VectorTopN> sort = order.map(distance -> new VectorTopN(distance.name(), handle.vectorSearch().get().k(), VectorMetric.largerIsNearer(distance.function()), false));
+        if (order.isPresent() && !columns.contains(order.get())) {
+            outputs.add(new VectorSearchPageSource.Distance(channel(read, order.get().vector()), order.get()));
+        }
         BufferAllocator allocator = rootAllocator.newChildAllocator("search", 0, rootAllocator.getLimit());
         ConnectorPageSource search = new IndexSearchPageSource(split, handle.vectorSearch(), handle.textSearch(), read, searches, tables.storageOptions(handle.tableRoot()), allocator);
         boolean computed = outputs.stream().anyMatch(VectorSearchPageSource.Distance.class::isInstance);
-        return computed ? new VectorSearchPageSource(search, outputs, Optional.empty()) : search;
+        return computed ? new VectorSearchPageSource(search, outputs, sort, sort.isPresent(), columns.size()) : search;
     }
 
     private static <T extends ColumnHandle> int channel(List<T> read, T column)

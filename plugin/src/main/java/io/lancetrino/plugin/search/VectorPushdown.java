@@ -98,10 +98,13 @@ public final class VectorPushdown
         }
         LanceTableHandle pushed = handle.withVectorTopN(topN);
         if (mode(session) == VectorSearchMode.APPROXIMATE && sdkReadable) {
-            Optional<AnnSearch> search = approximateSearch(session, handle, distance, topN, snapshot.get());
+            // ordered by the distance alone, the scan returns the search's rows nearest first and the engine needs no
+            // top-N of its own (nor the exchange before it); later sort keys leave the order to the engine
+            boolean guaranteed = sortItems.size() == 1;
+            Optional<AnnSearch> search = approximateSearch(session, handle, distance, topN, snapshot.get(), guaranteed);
             if (search.isPresent()) {
-                // the SDK's top k over the whole version, in one split; the engine's top-N orders them
-                return Optional.of(new TopNApplicationResult<>(pushed.withVectorSearch(search.get()), false, false));
+                // the SDK's top k over the whole version, in one split
+                return Optional.of(new TopNApplicationResult<>(pushed.withVectorSearch(search.get()), guaranteed, false));
             }
         }
         // each split returns its nearest rows; the engine's top-N picks the final ones (later sort keys included)
@@ -112,7 +115,7 @@ public final class VectorPushdown
      * The search through a vector index of the function's metric on the column, when the order is nearest first, the
      * query vector has the column's dimension and the scan's filter can be handed to the SDK to apply first.
      */
-    private static Optional<AnnSearch> approximateSearch(ConnectorSession session, LanceTableHandle handle, LanceDistanceColumnHandle distance, VectorTopN topN, TableSnapshot snapshot)
+    private static Optional<AnnSearch> approximateSearch(ConnectorSession session, LanceTableHandle handle, LanceDistanceColumnHandle distance, VectorTopN topN, TableSnapshot snapshot, boolean ordered)
     {
         VectorFunction function = distance.function();
         if (topN.descending() != VectorMetric.largerIsNearer(function) || topN.nullsFirst() || !handle.labelPredicates().isEmpty()) {
@@ -132,7 +135,7 @@ public final class VectorPushdown
         VectorSearchParameters parameters = VectorSearchParameters.of(session);
         List<Float> query = distance.query().stream().map(Double::floatValue).toList();
         return Optional.of(new AnnSearch(distance.vector(), query, toIntExact(topN.count()), metric,
-                parameters.nprobes(), parameters.refineFactor(), parameters.ef(), filter, Optional.of(index.get().name())));
+                parameters.nprobes(), parameters.refineFactor(), parameters.ef(), filter, Optional.of(index.get().name()), ordered ? Optional.of(distance) : Optional.empty()));
     }
 
     /** A vector index on the column trained for the metric. */

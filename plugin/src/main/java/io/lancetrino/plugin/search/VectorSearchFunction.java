@@ -103,7 +103,7 @@ public final class VectorSearchFunction
         OptionalInt nprobes = args.positive("NPROBES").map(OptionalInt::of).orElse(defaults.nprobes());
         OptionalInt refineFactor = args.positive("REFINE_FACTOR").map(OptionalInt::of).orElse(defaults.refineFactor());
         Optional<String> filter = args.string("FILTER");
-        AnnSearch search = new AnnSearch(column, query, k, metric, nprobes, refineFactor, defaults.ef(), filter, index.map(IndexSegments::name));
+        AnnSearch search = new AnnSearch(column, query, k, metric, nprobes, refineFactor, defaults.ef(), filter, index.map(IndexSegments::name), Optional.empty());
         LanceTableHandle handle = LanceTableHandle.of(target.name(), target.snapshot()).withVectorSearch(search);
         return args.analysis(target, handle, SearchResultColumnHandle.distance(), accessControl);
     }

@@ -17,6 +17,8 @@ import static java.util.Objects.requireNonNull;
  *
  * @param filter a Lance SQL filter, applied before the search (Lance's prefilter)
  * @param indexName the index the planner expects the search to use, for EXPLAIN; empty for a flat search
+ * @param order the distance the rows are returned by, nearest first, when the engine relies on the scan's order (a
+ * pushed top-N it no longer applies itself); computed from each row's vector as the engine computes it
  */
 public record AnnSearch(
         LanceColumnHandle vector,
@@ -27,7 +29,8 @@ public record AnnSearch(
         OptionalInt refineFactor,
         OptionalInt ef,
         Optional<String> filter,
-        Optional<String> indexName)
+        Optional<String> indexName,
+        Optional<LanceDistanceColumnHandle> order)
 {
     public AnnSearch
     {
@@ -40,6 +43,7 @@ public record AnnSearch(
         requireNonNull(ef, "ef is null");
         requireNonNull(filter, "filter is null");
         requireNonNull(indexName, "indexName is null");
+        requireNonNull(order, "order is null");
     }
 
     public float[] queryVector()

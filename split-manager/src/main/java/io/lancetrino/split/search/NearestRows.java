@@ -69,6 +69,28 @@ final class NearestRows
         return List.copyOf(pages);
     }
 
+    /**
+     * The kept rows nearest first: one page when they were read in one, else a page per row (a search's top k is
+     * small).
+     */
+    List<Page> sortedResult()
+    {
+        compact();
+        List<int[]> rows = new ArrayList<>();
+        for (int page = 0; page < pages.size(); page++) {
+            for (int position = 0; position < pages.get(page).getPositionCount(); position++) {
+                rows.add(new int[] {page, position});
+            }
+        }
+        rows.sort((left, right) -> order.compare(
+                distance(pages.get(left[0]).getBlock(distanceChannel), left[1]),
+                distance(pages.get(right[0]).getBlock(distanceChannel), right[1])));
+        if (pages.size() == 1) {
+            return List.of(pages.getFirst().copyPositions(rows.stream().mapToInt(row -> row[1]).toArray(), 0, rows.size()));
+        }
+        return rows.stream().map(row -> pages.get(row[0]).copyPositions(new int[] {row[1]}, 0, 1)).toList();
+    }
+
     private void compact()
     {
         if (rows <= topN.count()) {

@@ -1,5 +1,6 @@
 package io.lancetrino.split.search;
 
+import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.lancetrino.split.LanceSplit;
 import io.lancetrino.split.fs.LanceFileSystems;
@@ -64,7 +65,8 @@ public final class SdkSearches
             query.setUseIndex(false);
         }
         ScanOptions.Builder options = new ScanOptions.Builder()
-                .columns(columns)
+                // naming the score column keeps the SDK from warning, per search, that it adds it unasked
+                .columns(withColumn(columns, "_distance"))
                 .nearest(query.build())
                 .withRowAddress(rowAddress)
                 .prefilter(true)
@@ -88,7 +90,7 @@ public final class SdkSearches
             query = FullTextQuery.multiMatch(search.query(), search.columns());
         }
         ScanOptions.Builder options = new ScanOptions.Builder()
-                .columns(columns)
+                .columns(withColumn(columns, "_score"))
                 .fullTextQuery(query)
                 .limit(search.k())
                 .withRowAddress(rowAddress)
@@ -127,6 +129,11 @@ public final class SdkSearches
         counts.put("iops", stats.getIops());
         counts.putAll(stats.getAllCounts());
         return counts.buildKeepingLast();
+    }
+
+    private static List<String> withColumn(List<String> columns, String column)
+    {
+        return ImmutableList.<String>builder().addAll(columns).add(column).build();
     }
 
     private static DistanceType distanceType(VectorMetric metric)

@@ -56,6 +56,8 @@ public final class VectorSearchPageSource
     private final ConnectorPageSource delegate;
     private final List<Output> outputs;
     private final Optional<NearestRows> nearest;
+    private final boolean sorted;
+    private final int visibleChannels;
     private final Queue<Page> results = new ArrayDeque<>();
     private boolean collected;
     private long rowsCompared;
@@ -63,9 +65,20 @@ public final class VectorSearchPageSource
 
     public VectorSearchPageSource(ConnectorPageSource delegate, List<Output> outputs, Optional<VectorTopN> topN)
     {
+        this(delegate, outputs, topN, false, outputs.size());
+    }
+
+    /**
+     * @param sorted whether the rows kept are returned nearest first, for an engine that relies on the scan's order
+     * @param visibleChannels outputs returned; those after them (a distance computed only to order by) are dropped
+     */
+    public VectorSearchPageSource(ConnectorPageSource delegate, List<Output> outputs, Optional<VectorTopN> topN, boolean sorted, int visibleChannels)
+    {
         this.delegate = requireNonNull(delegate, "delegate is null");
         this.outputs = List.copyOf(outputs);
         this.nearest = topN.map(top -> new NearestRows(top, distanceChannel(this.outputs, top.distanceColumn())));
+        this.sorted = sorted;
+        this.visibleChannels = visibleChannels;
     }
 
     private static int distanceChannel(List<Output> outputs, String name)
@@ -99,11 +112,14 @@ public final class VectorSearchPageSource
                 return null;
             }
             collected = true;
-            results.addAll(nearest.get().result());
+            results.addAll(sorted ? nearest.get().sortedResult() : nearest.get().result());
         }
         Page page = results.poll();
         if (page == null) {
             return null;
+        }
+        if (visibleChannels < page.getChannelCount()) {
+            page = page.getColumns(java.util.stream.IntStream.range(0, visibleChannels).toArray());
         }
         rowsReturned += page.getPositionCount();
         return SourcePage.create(page);

@@ -1,0 +1,258 @@
+package io.lancetrino.benchmark;
+
+import io.lancetrino.metadata.ArrowAllocators;
+import io.trino.Session;
+import io.trino.testing.DistributedQueryRunner;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.lance.Dataset;
+import org.lance.index.DistanceType;
+import org.lance.index.IndexParams;
+import org.lance.index.IndexType;
+import org.lance.index.vector.HnswBuildParams;
+import org.lance.index.vector.IvfBuildParams;
+import org.lance.index.vector.PQBuildParams;
+import org.lance.index.vector.SQBuildParams;
+import org.lance.index.vector.VectorIndexParams;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.Query;
+import org.lance.ipc.ScanOptions;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+
+import static io.lancetrino.benchmark.BenchmarkEnvironment.session;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Approximate top-10 through Lance's vector indexes: Trino ({@code ORDER BY euclidean_distance(v, q) LIMIT 10} with
+ * {@code vector_search = 'approximate'}) against the Lance SDK's {@code nearest} on the same index with the same
+ * parameters (its dataset kept open, as an application would), next to {@code SELECT 1}; recall@10 of both against
+ * the exact top 10 (the SDK's flat search), over a sweep of {@code nprobes} and refine factors. Also the index build:
+ * {@code create_index} through Trino against the SDK building the same index on a copy of the table.
+ */
+public final class AnnSearchTimings
+{
+    public static final int K = 10;
+    static final String INDEX = "v_idx";
+
+    private AnnSearchTimings() {}
+
+    /** A vector table, its index and the settings swept. */
+    record Workload(String table, int dimension, long rowsAtScale1, String indexType, List<Setting> sweep)
+    {
+        long rows(double scale)
+        {
+            return Math.max(2_000, Math.round(rowsAtScale1 * scale / 1_000) * 1_000);
+        }
+    }
+
+    /** Search parameters; 0 leaves one unset. */
+    public record Setting(int nprobes, int refineFactor)
+    {
+        String describe()
+        {
+            return "nprobes %s%s".formatted(nprobes, refineFactor == 0 ? "" : ", refine %s".formatted(refineFactor));
+        }
+    }
+
+    public record Latency(double p50Seconds, double p99Seconds)
+    {
+        static Latency of(List<Double> seconds)
+        {
+            return new Latency(Measurements.percentile(seconds, 0.5), Measurements.percentile(seconds, 0.99));
+        }
+    }
+
+    /**
+     * @param sameRows whether Trino returned the SDK's ids for every query
+     * @param goalMet whether Trino's p50 is at most the SDK's p50 plus the p50 of {@code SELECT 1}
+     */
+    public record Point(Setting setting, double trinoRecall, double sdkRecall, Latency trino, Latency sdk, Latency selectOne, boolean sameRows, boolean goalMet) {}
+
+    public record Build(String indexType, String options, double trinoSeconds, double sdkSeconds) {}
+
+    /**
+     * @param highRecall the fastest setting (by Trino's p50) with recall of at least 0.95 for both, if any
+     */
+    public record WorkloadResult(String table, long rows, int dimension, int queries, double generationSeconds, Build build, Point defaults, Optional<Point> highRecall, List<Point> sweep)
+    {
+        public WorkloadResult
+        {
+            requireNonNull(table, "table is null");
+            sweep = List.copyOf(sweep);
+        }
+    }
+
+    public record Result(List<WorkloadResult> vectors, TextSearchTimings.Result text)
+    {
+        public Result
+        {
+            vectors = List.copyOf(vectors);
+            requireNonNull(text, "text is null");
+        }
+    }
+
+    static final List<Workload> WORKLOADS = List.of(
+            new Workload("vectors128", 128, 1_000_000, "ivf_pq", List.of(
+                    new Setting(5, 0), new Setting(10, 0), new Setting(20, 0), new Setting(40, 0), new Setting(80, 0),
+                    new Setting(5, 10), new Setting(10, 10), new Setting(20, 10), new Setting(40, 10), new Setting(80, 10))),
+            new Workload("vectors768", 768, 100_000, "ivf_hnsw_sq", List.of(
+                    new Setting(5, 0), new Setting(10, 0), new Setting(20, 0), new Setting(40, 0),
+                    new Setting(5, 5), new Setting(10, 5), new Setting(20, 5), new Setting(40, 5))));
+
+    static final Setting DEFAULTS = new Setting(20, 0);
+
+    public static List<WorkloadResult> measure(BenchmarkEnvironment environment, BenchmarkOptions options, int queries)
+    {
+        List<WorkloadResult> results = new ArrayList<>();
+        for (Workload workload : WORKLOADS) {
+            results.add(measure(environment, options, workload, queries));
+        }
+        return results;
+    }
+
+    private static WorkloadResult measure(BenchmarkEnvironment environment, BenchmarkOptions options, Workload workload, int queries)
+    {
+        DistributedQueryRunner runner = environment.runner();
+        Session session = session("lance", VectorSearchTimings.SCHEMA);
+        long rows = workload.rows(options.scale());
+        double generation = VectorSearchTimings.ensureGenerated(runner, session, workload.table(), workload.dimension(), rows);
+        Path table = environment.lanceTable(VectorSearchTimings.SCHEMA, workload.table());
+        Build build = build(runner, session, table, workload, rows);
+
+        Random random = new Random(options.seed() * 31 + workload.dimension());
+        List<float[]> vectors = new ArrayList<>();
+        List<Set<Long>> exact = new ArrayList<>();
+        try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE);
+                Dataset dataset = Dataset.open().allocator(allocator).uri(table.toString()).build()) {
+            for (int i = 0; i < queries; i++) {
+                float[] vector = VectorSearchTimings.queryVector(random, workload.dimension());
+                vectors.add(vector);
+                exact.add(new HashSet<>(nearest(dataset, vector, Optional.empty())));
+            }
+            List<Point> sweep = new ArrayList<>();
+            for (Setting setting : workload.sweep()) {
+                sweep.add(point(runner, session, dataset, workload, setting, vectors, exact));
+            }
+            Point defaults = sweep.stream().filter(point -> point.setting().equals(DEFAULTS)).findFirst()
+                    .orElseGet(() -> point(runner, session, dataset, workload, DEFAULTS, vectors, exact));
+            Optional<Point> highRecall = sweep.stream()
+                    .filter(point -> point.trinoRecall() >= 0.95 && point.sdkRecall() >= 0.95)
+                    .min((a, b) -> Double.compare(a.trino().p50Seconds(), b.trino().p50Seconds()));
+            return new WorkloadResult(workload.table(), rows, workload.dimension(), queries, generation, build, defaults, highRecall, sweep);
+        }
+    }
+
+    private static Point point(DistributedQueryRunner runner, Session session, Dataset dataset, Workload workload, Setting setting, List<float[]> vectors, List<Set<Long>> exact)
+    {
+        Session approximate = Session.builder(session)
+                .setCatalogSessionProperty("lance", "vector_search", "approximate")
+                .setCatalogSessionProperty("lance", "vector_nprobes", Integer.toString(setting.nprobes()))
+                .setCatalogSessionProperty("lance", "vector_refine_factor", Integer.toString(setting.refineFactor()))
+                .build();
+        List<Double> trinoSeconds = new ArrayList<>();
+        List<Double> sdkSeconds = new ArrayList<>();
+        List<Double> selectOneSeconds = new ArrayList<>();
+        double trinoHits = 0;
+        double sdkHits = 0;
+        boolean same = true;
+        // the first query of a setting warms both sides and is not counted
+        for (int i = -1; i < vectors.size(); i++) {
+            float[] vector = vectors.get(Math.max(i, 0));
+            String sql = "SELECT id FROM %s ORDER BY euclidean_distance(v, %s) LIMIT %s".formatted(workload.table(), VectorSearchTimings.literal(vector), K);
+            long start = System.nanoTime();
+            List<Long> trino = runner.execute(approximate, sql).getOnlyColumn().map(Long.class::cast).toList();
+            double trinoTime = (System.nanoTime() - start) / 1e9;
+            start = System.nanoTime();
+            List<Long> sdk = nearest(dataset, vector, Optional.of(setting));
+            double sdkTime = (System.nanoTime() - start) / 1e9;
+            start = System.nanoTime();
+            runner.execute(session, "SELECT 1");
+            double selectOneTime = (System.nanoTime() - start) / 1e9;
+            if (i < 0) {
+                continue;
+            }
+            trinoSeconds.add(trinoTime);
+            sdkSeconds.add(sdkTime);
+            selectOneSeconds.add(selectOneTime);
+            trinoHits += trino.stream().filter(exact.get(i)::contains).count();
+            sdkHits += sdk.stream().filter(exact.get(i)::contains).count();
+            same &= Set.copyOf(trino).equals(Set.copyOf(sdk));
+        }
+        Latency trino = Latency.of(trinoSeconds);
+        Latency sdk = Latency.of(sdkSeconds);
+        Latency selectOne = Latency.of(selectOneSeconds);
+        double queries = vectors.size() * (double) K;
+        Point point = new Point(setting, trinoHits / queries, sdkHits / queries, trino, sdk, selectOne, same, trino.p50Seconds() <= sdk.p50Seconds() + selectOne.p50Seconds());
+        System.out.printf("approximate top-%s %s %-20s recall trino %.3f sdk %.3f  p50 trino %.4fs sdk %.4fs SELECT 1 %.4fs%s%n", K, workload.table(), setting.describe(),
+                point.trinoRecall(), point.sdkRecall(), trino.p50Seconds(), sdk.p50Seconds(), selectOne.p50Seconds(), same ? "" : "  ROWS DIFFER");
+        return point;
+    }
+
+    /** The SDK's top 10 by L2: through the index with the setting's parameters, or flat (exact) without a setting. */
+    private static List<Long> nearest(Dataset dataset, float[] vector, Optional<Setting> setting)
+    {
+        Query.Builder query = new Query.Builder().setColumn("v").setKey(vector).setK(K).setDistanceType(DistanceType.L2);
+        setting.ifPresentOrElse(value -> {
+            query.setNprobes(value.nprobes());
+            if (value.refineFactor() > 0) {
+                query.setRefineFactor(value.refineFactor());
+            }
+        }, () -> query.setUseIndex(false));
+        List<Long> ids = new ArrayList<>();
+        try (LanceScanner scanner = dataset.newScan(new ScanOptions.Builder().columns(List.of("id")).nearest(query.build()).build());
+                ArrowReader reader = scanner.scanBatches()) {
+            while (reader.loadNextBatch()) {
+                BigIntVector id = (BigIntVector) reader.getVectorSchemaRoot().getVector("id");
+                for (int i = 0; i < id.getValueCount(); i++) {
+                    ids.add(id.get(i));
+                }
+            }
+        }
+        catch (Exception e) {
+            throw new RuntimeException("SDK nearest", e);
+        }
+        return ids;
+    }
+
+    /**
+     * Builds the index through Trino's {@code create_index}, after the SDK has built the same index (same partitions,
+     * sub-vectors, bits) on a copy of the table; the copy is removed afterwards.
+     */
+    private static Build build(DistributedQueryRunner runner, Session session, Path table, Workload workload, long rows)
+    {
+        int partitions = (int) Math.max(1, Math.min(Math.round(Math.sqrt(rows)), 4096));
+        String options = workload.indexType().equals("ivf_pq")
+                ? "{\"num_partitions\": %s, \"num_sub_vectors\": %s}".formatted(partitions, workload.dimension() / 16)
+                : "{\"num_partitions\": %s}".formatted(partitions);
+        boolean indexed = runner.execute(session, "SELECT count(*) FROM \"%s$indexes\" WHERE name = '%s'".formatted(workload.table(), INDEX)).getOnlyValue().equals(1L);
+        if (indexed) {
+            runner.execute(session, "ALTER TABLE %s EXECUTE drop_index(name => '%s')".formatted(workload.table(), INDEX));
+        }
+        double sdkSeconds = TableCopies.withCopy(table, copy -> {
+            try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE);
+                    Dataset dataset = Dataset.open().allocator(allocator).uri(copy.toString()).build()) {
+                IvfBuildParams ivf = new IvfBuildParams.Builder().setNumPartitions(partitions).build();
+                VectorIndexParams params = workload.indexType().equals("ivf_pq")
+                        ? VectorIndexParams.withIvfPqParams(DistanceType.L2, ivf, new PQBuildParams.Builder().setNumSubVectors(workload.dimension() / 16).build())
+                        : VectorIndexParams.withIvfHnswSqParams(DistanceType.L2, ivf, new HnswBuildParams.Builder().build(), new SQBuildParams.Builder().build());
+                long start = System.nanoTime();
+                dataset.createIndex(List.of("v"), workload.indexType().equals("ivf_pq") ? IndexType.IVF_PQ : IndexType.IVF_HNSW_SQ, Optional.of(INDEX),
+                        IndexParams.builder().setVectorIndexParams(params).build(), true);
+                return (System.nanoTime() - start) / 1e9;
+            }
+        });
+        long start = System.nanoTime();
+        runner.execute(session, "ALTER TABLE %s EXECUTE create_index(column => 'v', index_type => '%s', name => '%s', options => '%s')".formatted(workload.table(), workload.indexType(), INDEX, options));
+        double trinoSeconds = (System.nanoTime() - start) / 1e9;
+        System.out.printf("index build %s %s: trino %.1fs, SDK %.1fs%n", workload.table(), workload.indexType(), trinoSeconds, sdkSeconds);
+        return new Build(workload.indexType(), options, trinoSeconds, sdkSeconds);
+    }
+}
