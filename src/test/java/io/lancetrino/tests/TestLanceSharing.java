@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * A sharing server over a warehouse and a recipient catalog ({@code partner}) reading it, in one query runner: what the
@@ -80,6 +81,7 @@ final class TestLanceSharing
         runner.execute("CREATE TABLE owner.salaries AS SELECT 1 AS id, 100 AS salary");
         runner.execute("CREATE TABLE owner.docs (id bigint, embedding array(real) WITH (dimension = 4)) WITH (max_rows_per_file = 100)");
         runner.execute("INSERT INTO owner.docs SELECT x, ARRAY[CAST(x % 11 AS real), CAST(x % 7 AS real), CAST(x % 5 AS real), 1] FROM UNNEST(sequence(1, 400)) AS t(x)");
+        runner.execute("ALTER TABLE owner.docs EXECUTE create_index(column => 'embedding', index_type => 'ivf_flat', options => '{\"num_partitions\": 2}')");
     }
 
     @AfterAll
@@ -125,6 +127,16 @@ final class TestLanceSharing
         assertThat(computeActual(nearest.formatted(SHARED + ".docs")).getMaterializedRows())
                 .isEqualTo(computeActual(ownerWithoutPushdown, nearest.formatted("lance.owner.docs")).getMaterializedRows());
         assertThat((String) computeActual("EXPLAIN " + nearest.formatted(SHARED + ".docs")).getOnlyValue()).contains("nearest 8 per split");
+        // the SDK cannot open a table behind a sharing server: asked for approximate search, the recipient stays exact
+        Session approximate = Session.builder(getSession()).setCatalogSessionProperty("partner", "vector_search", "approximate").build();
+        assertThat(computeActual(approximate, nearest.formatted(SHARED + ".docs")).getMaterializedRows())
+                .isEqualTo(computeActual(ownerWithoutPushdown, nearest.formatted("lance.owner.docs")).getMaterializedRows());
+        assertThat((String) computeActual(approximate, "EXPLAIN " + nearest.formatted(SHARED + ".docs")).getOnlyValue()).contains("nearest 8 per split").doesNotContain("through index");
+        // the owner's catalog searches through the index its recipients cannot use
+        Session ownerApproximate = Session.builder(getSession()).setCatalogSessionProperty("lance", "vector_search", "approximate").build();
+        assertThat((String) computeActual(ownerApproximate, "EXPLAIN " + nearest.formatted("lance.owner.docs")).getOnlyValue()).contains("through index embedding_idx");
+        assertThatThrownBy(() -> computeActual("SELECT * FROM TABLE(partner.system.vector_search(schema_name => 'sales.tpch', table_name => 'docs', column => 'embedding', query => ARRAY[1e0, 2e0, 3e0, 4e0]))"))
+                .hasMessageContaining("vector_search is not available for tables read through a sharing server");
     }
 
     @Test

@@ -124,7 +124,7 @@ class TestBenchmarkSmoke
 
         // approximate search through indexes built by Trino: the SDK's own rows, recall measured, an SVG of the curves
         AnnSearchTimings.Result ann = report.ann().orElseThrow();
-        assertThat(ann.vectors()).extracting(AnnSearchTimings.WorkloadResult::table).containsExactly("vectors128", "vectors768");
+        assertThat(ann.vectors()).extracting(AnnSearchTimings.WorkloadResult::table).containsExactly("ann128", "ann768");
         assertThat(ann.vectors()).allSatisfy(workload -> {
             assertThat(workload.build().trinoSeconds()).isPositive();
             assertThat(workload.build().sdkSeconds()).isPositive();
@@ -137,8 +137,8 @@ class TestBenchmarkSmoke
         });
         assertThat(ann.text().sameRows()).isTrue();
         assertThat(ann.text().build().trinoSeconds()).isPositive();
-        assertThat(Files.readString(output.resolve(BenchmarkReport.RECALL_CHART))).startsWith("<svg").contains("<polyline", "vectors128", "vectors768", "Lance SDK");
-        assertThat(report.markdown()).contains("approximate top-10, vectors128", "nprobes 20 (default)", "BM25 top-10, docs_text", "| vectors128.v ivf_pq |");
+        assertThat(Files.readString(output.resolve(BenchmarkReport.RECALL_CHART))).startsWith("<svg").contains("<polyline", "ann128", "ann768", "Lance SDK");
+        assertThat(report.markdown()).contains("approximate top-10, ann128", "nprobes 20 (default)", "BM25 top-10, docs_text", "| ann128.v ivf_pq |");
 
         // 32 recipients at once, each through its own catalog and token: every answer right
         SharingLoad.Result sharing = report.sharing().orElseThrow();

@@ -28,6 +28,7 @@ import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.plugin.search.SearchArguments;
 import io.lancetrino.plugin.search.VectorPushdown;
 import io.lancetrino.split.arrow.ArrowTypes;
+import io.lancetrino.split.search.AnnSearch;
 import io.lancetrino.split.search.LanceDistanceColumnHandle;
 import io.lancetrino.split.search.SearchResultColumnHandle;
 import io.lancetrino.split.LanceErrorCode;
@@ -318,6 +319,10 @@ public final class LanceMetadata
         if (!(tableHandle instanceof LanceTableHandle handle)) {
             // table_changes: how many rows changed is known only once the splits are read
             return TableStatistics.empty();
+        }
+        if (handle.isIndexSearch()) {
+            // a search returns its top k at most
+            return TableStatistics.builder().setRowCount(Estimate.of(handle.vectorSearch().map(AnnSearch::k).orElseGet(() -> handle.textSearch().orElseThrow().k()))).build();
         }
         TableSnapshot snapshot = snapshot(session, handle);
         long rows = VersionSummary.of(snapshot.manifest()).liveRows();
