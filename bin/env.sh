@@ -16,6 +16,9 @@ if [ -z "${JAVA_HOME:-}" ] || ! "$JAVA_HOME/bin/java" -version 2>&1 | grep -q '"
     exit 1
 fi
 export PATH="$JAVA_HOME/bin:$PATH"
+# the Lance SDK 7.0 never finishes an inverted index when its CPU pool has one thread (hosts of up to three cores);
+# the servers, tests and benchmarks these scripts start get a pool of four unless told otherwise
+export LANCE_CPU_THREADS="${LANCE_CPU_THREADS:-4}"
 
 MAVEN_HOME_DIR="$PROJECT_ROOT/.build/maven/apache-maven-$MAVEN_VERSION"
 if [ ! -x "$MAVEN_HOME_DIR/bin/mvn" ]; then

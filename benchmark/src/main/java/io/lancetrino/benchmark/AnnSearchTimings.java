@@ -112,6 +112,7 @@ public final class AnnSearchTimings
                     new Setting(5, 5), new Setting(10, 5), new Setting(20, 5), new Setting(40, 5))));
 
     static final Setting DEFAULTS = new Setting(20, 0);
+    private static final int WARM_UP_QUERIES = 10;
 
     public static List<WorkloadResult> measure(BenchmarkEnvironment environment, BenchmarkOptions options, int queries)
     {
@@ -141,14 +142,25 @@ public final class AnnSearchTimings
                 vectors.add(vector);
                 exact.add(new HashSet<>(nearest(dataset, vector, Optional.empty())));
             }
-            // warm both sides up (the JIT, the index caches) before anything is timed
-            point(runner, session, dataset, workload, DEFAULTS, vectors.subList(0, Math.min(vectors.size(), 20)), exact.subList(0, Math.min(vectors.size(), 20)), false);
-            List<Point> sweep = new ArrayList<>();
-            for (Setting setting : workload.sweep()) {
-                sweep.add(point(runner, session, dataset, workload, setting, vectors, exact, true));
+            // warm both sides up (the JIT, the index caches) with other queries, then time every setting on each query
+            // in turn, so a drift of the machine over the run weighs on every setting alike
+            List<float[]> warmUp = new ArrayList<>();
+            for (int i = 0; i < WARM_UP_QUERIES; i++) {
+                warmUp.add(queryVector(random, workload.dimension()));
             }
-            Point defaults = sweep.stream().filter(point -> point.setting().equals(DEFAULTS)).findFirst()
-                    .orElseGet(() -> point(runner, session, dataset, workload, DEFAULTS, vectors, exact, true));
+            List<Samples> samples = workload.sweep().stream().map(Samples::new).toList();
+            for (float[] vector : warmUp) {
+                for (Samples setting : samples) {
+                    setting.run(runner, session, dataset, workload, vector, Optional.empty());
+                }
+            }
+            for (int i = 0; i < vectors.size(); i++) {
+                for (Samples setting : samples) {
+                    setting.run(runner, session, dataset, workload, vectors.get(i), Optional.of(exact.get(i)));
+                }
+            }
+            List<Point> sweep = samples.stream().map(setting -> setting.point(workload)).toList();
+            Point defaults = sweep.stream().filter(point -> point.setting().equals(DEFAULTS)).findFirst().orElseThrow();
             Optional<Point> highRecall = sweep.stream()
                     .filter(point -> point.trinoRecall() >= 0.95 && point.sdkRecall() >= 0.95)
                     .min((a, b) -> Double.compare(a.trino().p50Seconds(), b.trino().p50Seconds()));
@@ -156,26 +168,35 @@ public final class AnnSearchTimings
         }
     }
 
-    private static Point point(DistributedQueryRunner runner, Session session, Dataset dataset, Workload workload, Setting setting, List<float[]> vectors, List<Set<Long>> exact, boolean print)
+    /** What the queries of one setting measured so far. */
+    private static final class Samples
     {
-        Session approximate = Session.builder(session)
-                .setCatalogSessionProperty("lance", "vector_search", "approximate")
-                .setCatalogSessionProperty("lance", "vector_nprobes", Integer.toString(setting.nprobes()))
-                .setCatalogSessionProperty("lance", "vector_refine_factor", Integer.toString(setting.refineFactor()))
-                .build();
-        List<Double> trinoSeconds = new ArrayList<>();
-        List<Double> sdkSeconds = new ArrayList<>();
-        List<Double> selectOneSeconds = new ArrayList<>();
-        List<Double> literalSeconds = new ArrayList<>();
-        double trinoHits = 0;
-        double sdkHits = 0;
-        boolean same = true;
-        // the first query of a setting warms both sides and is not counted
-        for (int i = -1; i < vectors.size(); i++) {
-            float[] vector = vectors.get(Math.max(i, 0));
-            String sql = "SELECT id FROM %s ORDER BY euclidean_distance(v, %s) LIMIT %s".formatted(workload.table(), VectorSearchTimings.literal(vector), K);
+        private final Setting setting;
+        private final List<Double> trinoSeconds = new ArrayList<>();
+        private final List<Double> sdkSeconds = new ArrayList<>();
+        private final List<Double> selectOneSeconds = new ArrayList<>();
+        private final List<Double> literalSeconds = new ArrayList<>();
+        private double trinoHits;
+        private double sdkHits;
+        private boolean same = true;
+
+        Samples(Setting setting)
+        {
+            this.setting = requireNonNull(setting, "setting is null");
+        }
+
+        /** One query through Trino and the SDK, then the two baselines; counted when the exact answer is given. */
+        void run(DistributedQueryRunner runner, Session session, Dataset dataset, Workload workload, float[] vector, Optional<Set<Long>> exact)
+        {
+            Session approximate = Session.builder(session)
+                    .setCatalogSessionProperty("lance", "vector_search", "approximate")
+                    .setCatalogSessionProperty("lance", "vector_nprobes", Integer.toString(setting.nprobes()))
+                    .setCatalogSessionProperty("lance", "vector_refine_factor", Integer.toString(setting.refineFactor()))
+                    .build();
+            String literal = VectorSearchTimings.literal(vector);
             long start = System.nanoTime();
-            List<Long> trino = runner.execute(approximate, sql).getOnlyColumn().map(Long.class::cast).toList();
+            List<Long> trino = runner.execute(approximate, "SELECT id FROM %s ORDER BY euclidean_distance(v, %s) LIMIT %s".formatted(workload.table(), literal, K))
+                    .getOnlyColumn().map(Long.class::cast).toList();
             double trinoTime = (System.nanoTime() - start) / 1e9;
             start = System.nanoTime();
             List<Long> sdk = nearest(dataset, vector, Optional.of(setting));
@@ -184,30 +205,32 @@ public final class AnnSearchTimings
             runner.execute(session, "SELECT 1");
             double selectOneTime = (System.nanoTime() - start) / 1e9;
             start = System.nanoTime();
-            runner.execute(session, "SELECT cardinality(%s)".formatted(VectorSearchTimings.literal(vector)));
+            runner.execute(session, "SELECT cardinality(%s)".formatted(literal));
             double literalTime = (System.nanoTime() - start) / 1e9;
-            if (i < 0) {
-                continue;
+            if (exact.isEmpty()) {
+                return;
             }
-            literalSeconds.add(literalTime);
             trinoSeconds.add(trinoTime);
             sdkSeconds.add(sdkTime);
             selectOneSeconds.add(selectOneTime);
-            trinoHits += trino.stream().filter(exact.get(i)::contains).count();
-            sdkHits += sdk.stream().filter(exact.get(i)::contains).count();
+            literalSeconds.add(literalTime);
+            trinoHits += trino.stream().filter(exact.get()::contains).count();
+            sdkHits += sdk.stream().filter(exact.get()::contains).count();
             same &= Set.copyOf(trino).equals(Set.copyOf(sdk));
         }
-        Latency trino = Latency.of(trinoSeconds);
-        Latency sdk = Latency.of(sdkSeconds);
-        Latency selectOne = Latency.of(selectOneSeconds);
-        double queries = vectors.size() * (double) K;
-        Point point = new Point(setting, trinoHits / queries, sdkHits / queries, trino, sdk, selectOne, Latency.of(literalSeconds), same, trino.p50Seconds() <= sdk.p50Seconds() + selectOne.p50Seconds());
-        if (!print) {
+
+        Point point(Workload workload)
+        {
+            Latency trino = Latency.of(trinoSeconds);
+            Latency sdk = Latency.of(sdkSeconds);
+            Latency selectOne = Latency.of(selectOneSeconds);
+            double answers = trinoSeconds.size() * (double) K;
+            Point point = new Point(setting, trinoHits / answers, sdkHits / answers, trino, sdk, selectOne, Latency.of(literalSeconds), same,
+                    trino.p50Seconds() <= sdk.p50Seconds() + selectOne.p50Seconds());
+            System.out.printf("approximate top-%s %s %-20s recall trino %.3f sdk %.3f  p50 trino %.4fs sdk %.4fs SELECT 1 %.4fs literal %.4fs%s%n", K, workload.table(), setting.describe(),
+                    point.trinoRecall(), point.sdkRecall(), trino.p50Seconds(), sdk.p50Seconds(), selectOne.p50Seconds(), point.literal().p50Seconds(), same ? "" : "  ROWS DIFFER");
             return point;
         }
-        System.out.printf("approximate top-%s %s %-20s recall trino %.3f sdk %.3f  p50 trino %.4fs sdk %.4fs SELECT 1 %.4fs%s%n", K, workload.table(), setting.describe(),
-                point.trinoRecall(), point.sdkRecall(), trino.p50Seconds(), sdk.p50Seconds(), selectOne.p50Seconds(), same ? "" : "  ROWS DIFFER");
-        return point;
     }
 
     // rows of a 4-dimension latent space, embedded in the vector's dimension: embeddings have few real degrees of

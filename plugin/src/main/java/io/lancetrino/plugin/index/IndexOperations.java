@@ -6,6 +6,7 @@ import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.VersionSummary;
+import io.lancetrino.metadata.index.IndexKind;
 import io.lancetrino.metadata.index.IndexSegments;
 import io.lancetrino.metadata.index.TableIndexes;
 import io.lancetrino.metadata.proto.Transaction;
@@ -62,6 +63,9 @@ public final class IndexOperations
                 .flatMap(field -> LogicalTypes.toArrowType(field.logicalType()))
                 .map(arrowType -> arrowType instanceof ArrowType.FixedSizeList list ? list.getListSize() : 0)
                 .orElse(0);
+        if (spec.type() == IndexSpec.IndexType.INVERTED) {
+            LanceCpuThreads.checkInvertedIndexBuild(spec.name());
+        }
         long start = System.nanoTime();
         try {
             SdkIndexes.create(before.datasetLocation(), catalog.storageOptions(tableRoot), spec, replace, dimension, VersionSummary.of(before.manifest()).liveRows());
@@ -95,6 +99,9 @@ public final class IndexOperations
         IndexSegments index = existing(name, before, indexName);
         long start = System.nanoTime();
         if (index.liveRowsNotCovered() > 0 || hasUncoveredFragments(before, index)) {
+            if (index.kind() == IndexKind.INVERTED) {
+                LanceCpuThreads.checkInvertedIndexBuild(indexName);
+            }
             try {
                 SdkIndexes.optimize(before.datasetLocation(), catalog.storageOptions(tableRoot), indexName);
             }
