@@ -85,7 +85,11 @@ public final class AnnSearchTimings
     /**
      * @param highRecall the fastest setting (by Trino's p50) with recall of at least 0.95 for both, if any
      */
-    public record WorkloadResult(String table, long rows, int dimension, int queries, double generationSeconds, Build build, Point defaults, Optional<Point> highRecall, List<Point> sweep)
+    /**
+     * @param answerScan reading a table that holds only a top 10 (ten rows, one fragment): what any query that scans
+     * a Lance table costs the engine, with no search at all
+     */
+    public record WorkloadResult(String table, long rows, int dimension, int queries, double generationSeconds, Build build, Point defaults, Optional<Point> highRecall, List<Point> sweep, Latency answerScan)
     {
         public WorkloadResult
         {
@@ -164,8 +168,28 @@ public final class AnnSearchTimings
             Optional<Point> highRecall = sweep.stream()
                     .filter(point -> point.trinoRecall() >= 0.95 && point.sdkRecall() >= 0.95)
                     .min((a, b) -> Double.compare(a.trino().p50Seconds(), b.trino().p50Seconds()));
-            return new WorkloadResult(workload.table(), rows, workload.dimension(), queries, generation, build, defaults, highRecall, sweep);
+            return new WorkloadResult(workload.table(), rows, workload.dimension(), queries, generation, build, defaults, highRecall, sweep, answerScan(runner, session, workload.table(), queries));
         }
+    }
+
+    /** {@code SELECT id FROM} a ten-row copy of the table's first rows, as often as there are queries. */
+    static Latency answerScan(DistributedQueryRunner runner, Session session, String table, int queries)
+    {
+        String answer = table + "_answer";
+        runner.execute(session, "DROP TABLE IF EXISTS " + answer);
+        runner.execute(session, "CREATE TABLE %s AS SELECT * FROM %s WHERE id < %s".formatted(answer, table, K));
+        List<Double> seconds = new ArrayList<>();
+        for (int i = -WARM_UP_QUERIES; i < queries; i++) {
+            long start = System.nanoTime();
+            runner.execute(session, "SELECT id FROM " + answer);
+            if (i >= 0) {
+                seconds.add((System.nanoTime() - start) / 1e9);
+            }
+        }
+        runner.execute(session, "DROP TABLE " + answer);
+        Latency latency = Latency.of(seconds);
+        System.out.printf("answer scan %s: p50 %.4fs%n", answer, latency.p50Seconds());
+        return latency;
     }
 
     /** What the queries of one setting measured so far. */
