@@ -279,12 +279,8 @@ public final class AnnSearchTimings
      */
     static double ensureGenerated(DistributedQueryRunner runner, Session session, String table, int dimension, long rows)
     {
-        runner.execute(session("lance"), "CREATE SCHEMA IF NOT EXISTS lance." + VectorSearchTimings.SCHEMA);
-        if (runner.execute(session, "SHOW TABLES LIKE '%s'".formatted(table)).getRowCount() > 0) {
-            if ((long) runner.execute(session, "SELECT count(*) FROM " + table).getOnlyValue() == rows) {
-                return 0;
-            }
-            runner.execute(session, "DROP TABLE " + table);
+        if (VectorSearchTimings.generated(runner, session, table, rows)) {
+            return 0;
         }
         long start = System.nanoTime();
         runner.execute(session, "CREATE TABLE %s (id bigint, v array(real) WITH (dimension = %s)) WITH (max_rows_per_file = 250000)".formatted(table, dimension));

@@ -125,12 +125,8 @@ public final class TextSearchTimings
 
     private static double ensureGenerated(DistributedQueryRunner runner, Session session, long rows)
     {
-        runner.execute(session("lance"), "CREATE SCHEMA IF NOT EXISTS lance." + VectorSearchTimings.SCHEMA);
-        if (runner.execute(session, "SHOW TABLES LIKE '%s'".formatted(TABLE)).getRowCount() > 0) {
-            if ((long) runner.execute(session, "SELECT count(*) FROM " + TABLE).getOnlyValue() == rows) {
-                return 0;
-            }
-            runner.execute(session, "DROP TABLE " + TABLE);
+        if (VectorSearchTimings.generated(runner, session, TABLE, rows)) {
+            return 0;
         }
         String vocabulary = IntStream.range(0, VOCABULARY).mapToObj(index -> "'" + word(index) + "'").collect(Collectors.joining(", ", "ARRAY[", "]"));
         long start = System.nanoTime();

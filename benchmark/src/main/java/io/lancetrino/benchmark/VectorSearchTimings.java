@@ -153,12 +153,8 @@ public final class VectorSearchTimings
      */
     static double ensureGenerated(DistributedQueryRunner runner, Session session, String table, int dimension, long rows)
     {
-        runner.execute(session("lance"), "CREATE SCHEMA IF NOT EXISTS lance." + SCHEMA);
-        if (runner.execute(session, "SHOW TABLES LIKE '%s'".formatted(table)).getRowCount() > 0) {
-            if ((long) runner.execute(session, "SELECT count(*) FROM " + table).getOnlyValue() == rows) {
-                return 0;
-            }
-            runner.execute(session, "DROP TABLE " + table);
+        if (generated(runner, session, table, rows)) {
+            return 0;
         }
         long start = System.nanoTime();
         runner.execute(session, "CREATE TABLE %s (id bigint, v array(real) WITH (dimension = %s)) WITH (max_rows_per_file = 250000)".formatted(table, dimension));
@@ -168,6 +164,22 @@ public final class VectorSearchTimings
                 FROM (SELECT a * 1000 + b AS id FROM UNNEST(sequence(0, %s)) AS x(a) CROSS JOIN UNNEST(sequence(0, 999)) AS y(b))
                 """.formatted(table, dimension - 1, CLUSTERS, dimension, rows / 1000 - 1));
         return (System.nanoTime() - start) / 1e9;
+    }
+
+    /**
+     * Whether the generated table exists with {@code rows} rows; a table of another size is dropped, to be written
+     * again. Creates the schema.
+     */
+    static boolean generated(DistributedQueryRunner runner, Session session, String table, long rows)
+    {
+        runner.execute(session("lance"), "CREATE SCHEMA IF NOT EXISTS lance." + SCHEMA);
+        if (runner.execute(session, "SHOW TABLES LIKE '%s'".formatted(table)).getRowCount() > 0) {
+            if ((long) runner.execute(session, "SELECT count(*) FROM " + table).getOnlyValue() == rows) {
+                return true;
+            }
+            runner.execute(session, "DROP TABLE " + table);
+        }
+        return false;
     }
 
     // near a random center, as a query for similar rows would be

@@ -20,9 +20,11 @@ import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.connector.TableNotFoundException;
 import io.trino.spi.function.table.Argument;
+import io.trino.spi.function.table.ArgumentSpecification;
 import io.trino.spi.function.table.ConnectorTableFunctionHandle;
 import io.trino.spi.function.table.Descriptor;
 import io.trino.spi.function.table.ScalarArgument;
+import io.trino.spi.function.table.ScalarArgumentSpecification;
 import io.trino.spi.function.table.TableFunctionAnalysis;
 import io.trino.spi.type.Type;
 
@@ -63,11 +65,36 @@ public final class SearchArguments
         }
     }
 
-    /** The table and version searched. */
-    record Target(SchemaTableName name, LanceTable table, TableSnapshot snapshot, List<LanceColumnHandle> columns) {}
+    /** The table and version searched; {@code display} names both in messages. */
+    record Target(SchemaTableName name, LanceTable table, TableSnapshot snapshot, List<LanceColumnHandle> columns)
+    {
+        String display()
+        {
+            return name + "@" + snapshot.describe();
+        }
+    }
 
+    /**
+     * Every search function's arguments: the table first, then the function's own, then {@code filter} and
+     * {@code version}.
+     */
+    static List<ArgumentSpecification> specifications(List<ArgumentSpecification> own)
+    {
+        return ImmutableList.<ArgumentSpecification>builder()
+                .add(ScalarArgumentSpecification.builder().name("SCHEMA_NAME").type(VARCHAR).build())
+                .add(ScalarArgumentSpecification.builder().name("TABLE_NAME").type(VARCHAR).build())
+                .addAll(own)
+                .add(ScalarArgumentSpecification.builder().name("FILTER").type(VARCHAR).defaultValue(null).build())
+                .add(ScalarArgumentSpecification.builder().name("VERSION").type(VARCHAR).defaultValue(null).build())
+                .build();
+    }
+
+    /** The table and version searched; a catalog reading shared tables has none the SDK can open. */
     Target target(ConnectorSession session, LanceCatalog catalog)
     {
+        if (catalog.isRecipient()) {
+            throw new TrinoException(NOT_SUPPORTED, "%s is not available for tables read through a sharing server; ORDER BY <vector function> LIMIT k searches them exactly".formatted(function));
+        }
         SchemaTableName name = new SchemaTableName(requiredString("SCHEMA_NAME"), requiredString("TABLE_NAME"));
         LanceTable table = catalog.openTable(session.getIdentity(), name).orElseThrow(() -> new TableNotFoundException(name));
         try {

@@ -10,7 +10,6 @@ import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.split.LanceTableHandle;
 import io.lancetrino.split.search.SearchResultColumnHandle;
 import io.lancetrino.split.search.TextSearch;
-import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTransactionHandle;
@@ -24,7 +23,6 @@ import io.trino.spi.type.VarcharType;
 import java.util.List;
 import java.util.Map;
 
-import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.function.table.ReturnTypeSpecification.GenericTable.GENERIC_TABLE;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.VarcharType.VARCHAR;
@@ -50,14 +48,10 @@ public final class TextSearchFunction
         super(
                 "system",
                 NAME,
-                ImmutableList.of(
-                        ScalarArgumentSpecification.builder().name("SCHEMA_NAME").type(VARCHAR).build(),
-                        ScalarArgumentSpecification.builder().name("TABLE_NAME").type(VARCHAR).build(),
+                SearchArguments.specifications(ImmutableList.of(
                         ScalarArgumentSpecification.builder().name("QUERY").type(VARCHAR).build(),
                         ScalarArgumentSpecification.builder().name("COLUMNS").type(new ArrayType(VARCHAR)).defaultValue(null).build(),
-                        ScalarArgumentSpecification.builder().name("K").type(BIGINT).defaultValue((long) VectorSearchFunction.DEFAULT_K).build(),
-                        ScalarArgumentSpecification.builder().name("FILTER").type(VARCHAR).defaultValue(null).build(),
-                        ScalarArgumentSpecification.builder().name("VERSION").type(VARCHAR).defaultValue(null).build()),
+                        ScalarArgumentSpecification.builder().name("K").type(BIGINT).defaultValue((long) VectorSearchFunction.DEFAULT_K).build())),
                 GENERIC_TABLE);
         this.catalog = requireNonNull(catalog, "catalog is null");
     }
@@ -66,11 +60,8 @@ public final class TextSearchFunction
     public TableFunctionAnalysis analyze(ConnectorSession session, ConnectorTransactionHandle transaction, Map<String, Argument> arguments, ConnectorAccessControl accessControl)
     {
         SearchArguments args = new SearchArguments(NAME, arguments);
-        if (catalog.isRecipient()) {
-            throw new TrinoException(NOT_SUPPORTED, "text_search is not available for tables read through a sharing server");
-        }
         SearchArguments.Target target = args.target(session, catalog);
-        String table = target.name() + "@" + target.snapshot().describe();
+        String table = target.display();
         String query = args.requiredString("QUERY").strip();
         boolean phrase = query.length() >= 2 && query.startsWith("\"") && query.endsWith("\"");
         if (phrase) {

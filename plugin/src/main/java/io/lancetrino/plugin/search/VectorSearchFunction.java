@@ -12,7 +12,6 @@ import io.lancetrino.split.LanceTableHandle;
 import io.lancetrino.split.search.AnnSearch;
 import io.lancetrino.split.search.SearchResultColumnHandle;
 import io.lancetrino.split.search.VectorMetric;
-import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorAccessControl;
 import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTransactionHandle;
@@ -28,7 +27,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 
-import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.function.table.ReturnTypeSpecification.GenericTable.GENERIC_TABLE;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.DoubleType.DOUBLE;
@@ -59,17 +57,13 @@ public final class VectorSearchFunction
         super(
                 "system",
                 NAME,
-                ImmutableList.of(
-                        ScalarArgumentSpecification.builder().name("SCHEMA_NAME").type(VARCHAR).build(),
-                        ScalarArgumentSpecification.builder().name("TABLE_NAME").type(VARCHAR).build(),
+                SearchArguments.specifications(ImmutableList.of(
                         ScalarArgumentSpecification.builder().name("COLUMN").type(VARCHAR).build(),
                         ScalarArgumentSpecification.builder().name("QUERY").type(new ArrayType(DOUBLE)).build(),
                         ScalarArgumentSpecification.builder().name("K").type(BIGINT).defaultValue((long) DEFAULT_K).build(),
                         ScalarArgumentSpecification.builder().name("DISTANCE").type(VARCHAR).defaultValue(null).build(),
                         ScalarArgumentSpecification.builder().name("NPROBES").type(BIGINT).defaultValue(null).build(),
-                        ScalarArgumentSpecification.builder().name("REFINE_FACTOR").type(BIGINT).defaultValue(null).build(),
-                        ScalarArgumentSpecification.builder().name("FILTER").type(VARCHAR).defaultValue(null).build(),
-                        ScalarArgumentSpecification.builder().name("VERSION").type(VARCHAR).defaultValue(null).build()),
+                        ScalarArgumentSpecification.builder().name("REFINE_FACTOR").type(BIGINT).defaultValue(null).build())),
                 GENERIC_TABLE);
         this.catalog = requireNonNull(catalog, "catalog is null");
     }
@@ -78,11 +72,8 @@ public final class VectorSearchFunction
     public TableFunctionAnalysis analyze(ConnectorSession session, ConnectorTransactionHandle transaction, Map<String, Argument> arguments, ConnectorAccessControl accessControl)
     {
         SearchArguments args = new SearchArguments(NAME, arguments);
-        if (catalog.isRecipient()) {
-            throw new TrinoException(NOT_SUPPORTED, "vector_search is not available for tables read through a sharing server: use ORDER BY <vector function> LIMIT k");
-        }
         SearchArguments.Target target = args.target(session, catalog);
-        String table = target.name() + "@" + target.snapshot().describe();
+        String table = target.display();
         LanceColumnHandle column = args.column(target, "column", args.requiredString("COLUMN"));
         int dimension = dimension(target, column).orElseThrow(() -> args.invalid("column %s of table %s is not a vector: an array(real) or array(double) with a dimension, but %s"
                 .formatted(column.name(), table, column.type().getDisplayName())));
