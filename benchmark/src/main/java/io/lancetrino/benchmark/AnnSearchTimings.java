@@ -4,8 +4,6 @@ import io.lancetrino.metadata.ArrowAllocators;
 import io.trino.Session;
 import io.trino.testing.DistributedQueryRunner;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.ipc.ArrowReader;
 import org.lance.Dataset;
 import org.lance.index.DistanceType;
 import org.lance.index.IndexParams;
@@ -15,9 +13,7 @@ import org.lance.index.vector.IvfBuildParams;
 import org.lance.index.vector.PQBuildParams;
 import org.lance.index.vector.SQBuildParams;
 import org.lance.index.vector.VectorIndexParams;
-import org.lance.ipc.LanceScanner;
 import org.lance.ipc.Query;
-import org.lance.ipc.ScanOptions;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -172,6 +168,14 @@ public final class AnnSearchTimings
         }
     }
 
+    /** Drops the index a previous run built, so this run times a build from scratch. */
+    static void dropIndex(DistributedQueryRunner runner, Session session, String table, String index)
+    {
+        if (runner.execute(session, "SELECT count(*) FROM \"%s$indexes\" WHERE name = '%s'".formatted(table, index)).getOnlyValue().equals(1L)) {
+            runner.execute(session, "ALTER TABLE %s EXECUTE drop_index(name => '%s')".formatted(table, index));
+        }
+    }
+
     /** {@code SELECT id FROM} a ten-row copy of the table's first rows, as often as there are queries. */
     static Latency answerScan(DistributedQueryRunner runner, Session session, String table, int queries)
     {
@@ -318,20 +322,7 @@ public final class AnnSearchTimings
                 query.setRefineFactor(value.refineFactor());
             }
         }, () -> query.setUseIndex(false));
-        List<Long> ids = new ArrayList<>();
-        try (LanceScanner scanner = dataset.newScan(new ScanOptions.Builder().columns(List.of("id")).nearest(query.build()).build());
-                ArrowReader reader = scanner.scanBatches()) {
-            while (reader.loadNextBatch()) {
-                BigIntVector id = (BigIntVector) reader.getVectorSchemaRoot().getVector("id");
-                for (int i = 0; i < id.getValueCount(); i++) {
-                    ids.add(id.get(i));
-                }
-            }
-        }
-        catch (Exception e) {
-            throw new RuntimeException("SDK nearest", e);
-        }
-        return ids;
+        return VectorSearchTimings.nearestIds(dataset, query.build());
     }
 
     /**
@@ -344,10 +335,7 @@ public final class AnnSearchTimings
         String options = workload.indexType().equals("ivf_pq")
                 ? "{\"num_partitions\": %s, \"num_sub_vectors\": %s}".formatted(partitions, workload.dimension() / 16)
                 : "{\"num_partitions\": %s}".formatted(partitions);
-        boolean indexed = runner.execute(session, "SELECT count(*) FROM \"%s$indexes\" WHERE name = '%s'".formatted(workload.table(), INDEX)).getOnlyValue().equals(1L);
-        if (indexed) {
-            runner.execute(session, "ALTER TABLE %s EXECUTE drop_index(name => '%s')".formatted(workload.table(), INDEX));
-        }
+        dropIndex(runner, session, workload.table(), INDEX);
         double sdkSeconds = TableCopies.withCopy(table, copy -> {
             try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE);
                     Dataset dataset = Dataset.open().allocator(allocator).uri(copy.toString()).build()) {

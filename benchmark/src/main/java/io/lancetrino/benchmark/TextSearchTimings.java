@@ -142,9 +142,7 @@ public final class TextSearchTimings
 
     private static AnnSearchTimings.Build build(DistributedQueryRunner runner, Session session, Path table)
     {
-        if (runner.execute(session, "SELECT count(*) FROM \"%s$indexes\" WHERE name = '%s'".formatted(TABLE, INDEX)).getOnlyValue().equals(1L)) {
-            runner.execute(session, "ALTER TABLE %s EXECUTE drop_index(name => '%s')".formatted(TABLE, INDEX));
-        }
+        AnnSearchTimings.dropIndex(runner, session, TABLE, INDEX);
         double sdkSeconds = TableCopies.withCopy(table, copy -> {
             try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE);
                     Dataset dataset = Dataset.open().allocator(allocator).uri(copy.toString()).build()) {

@@ -207,13 +207,17 @@ public final class VectorSearchTimings
 
     private static List<Long> sdkNearest(Path table, float[] query, DistanceType distance)
     {
-        List<Long> ids = new ArrayList<>();
         try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE);
-                Dataset dataset = Dataset.open().allocator(allocator).uri(table.toString()).build();
-                LanceScanner scanner = dataset.newScan(new ScanOptions.Builder()
-                        .columns(List.of("id"))
-                        .nearest(new Query.Builder().setColumn("v").setKey(query).setK(K).setDistanceType(distance).setUseIndex(false).build())
-                        .build());
+                Dataset dataset = Dataset.open().allocator(allocator).uri(table.toString()).build()) {
+            return nearestIds(dataset, new Query.Builder().setColumn("v").setKey(query).setK(K).setDistanceType(distance).setUseIndex(false).build());
+        }
+    }
+
+    /** The ids of the rows the SDK's {@code nearest} returns, in its order. */
+    static List<Long> nearestIds(Dataset dataset, Query query)
+    {
+        List<Long> ids = new ArrayList<>();
+        try (LanceScanner scanner = dataset.newScan(new ScanOptions.Builder().columns(List.of("id")).nearest(query).build());
                 ArrowReader reader = scanner.scanBatches()) {
             while (reader.loadNextBatch()) {
                 BigIntVector id = (BigIntVector) reader.getVectorSchemaRoot().getVector("id");
@@ -223,7 +227,7 @@ public final class VectorSearchTimings
             }
         }
         catch (Exception e) {
-            throw new RuntimeException("SDK nearest on " + table, e);
+            throw new RuntimeException("SDK nearest on " + dataset.uri(), e);
         }
         return ids;
     }

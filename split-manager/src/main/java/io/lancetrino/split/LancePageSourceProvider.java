@@ -11,7 +11,6 @@ import io.lancetrino.split.search.IndexSearchPageSource;
 import io.lancetrino.split.search.LanceDistanceColumnHandle;
 import io.lancetrino.split.search.LanceSearchSplit;
 import io.lancetrino.split.search.SdkSearches;
-import io.lancetrino.split.search.VectorMetric;
 import io.lancetrino.split.search.VectorSearchPageSource;
 import io.lancetrino.split.search.VectorTopN;
 import io.trino.spi.TrinoException;
@@ -80,15 +79,10 @@ public final class LancePageSourceProvider
         LanceTableHandle handle = (LanceTableHandle) table;
         if (handle.vectorTopN().isPresent() || columns.stream().anyMatch(LanceDistanceColumnHandle.class::isInstance)) {
             // the vectors are read like any column; distances and the split's nearest rows are computed over them
-            List<LanceColumnHandle> read = new ArrayList<>();
-            List<VectorSearchPageSource.Output> outputs = new ArrayList<>();
-            for (ColumnHandle column : columns) {
-                outputs.add(switch (column) {
-                    case LanceDistanceColumnHandle distance -> new VectorSearchPageSource.Distance(channel(read, distance.vector()), distance);
-                    default -> new VectorSearchPageSource.Read(channel(read, (LanceColumnHandle) column));
-                });
-            }
-            return new VectorSearchPageSource(lancePageSource(session, lanceSplit, handle, read, dynamicFilter), outputs, handle.vectorTopN());
+            List<ColumnHandle> read = new ArrayList<>();
+            List<VectorSearchPageSource.Output> outputs = outputs(columns, read);
+            List<LanceColumnHandle> lanceColumns = read.stream().map(LanceColumnHandle.class::cast).collect(toImmutableList());
+            return new VectorSearchPageSource(lancePageSource(session, lanceSplit, handle, lanceColumns, dynamicFilter), outputs, handle.vectorTopN());
         }
         return lancePageSource(session, lanceSplit, handle, columns.stream().map(LanceColumnHandle.class::cast).collect(toImmutableList()), dynamicFilter);
     }
@@ -100,16 +94,11 @@ public final class LancePageSourceProvider
     private ConnectorPageSource searchPageSource(LanceSearchSplit split, LanceTableHandle handle, List<ColumnHandle> columns)
     {
         List<ColumnHandle> read = new ArrayList<>();
-        List<VectorSearchPageSource.Output> outputs = new ArrayList<>();
-        for (ColumnHandle column : columns) {
-            outputs.add(switch (column) {
-                case LanceDistanceColumnHandle distance -> new VectorSearchPageSource.Distance(channel(read, distance.vector()), distance);
-                default -> new VectorSearchPageSource.Read(channel(read, column));
-            });
-        }
-        // rows the engine takes in the scan's order are sorted by the distance, computed even when not selected
+        List<VectorSearchPageSource.Output> outputs = new ArrayList<>(outputs(columns, read));
+        // rows the engine takes in the scan's order (the pushed top-N) are sorted by the distance, computed even when
+        // not selected
         Optional<LanceDistanceColumnHandle> order = handle.vectorSearch().flatMap(AnnSearch::order);
-        Optional<VectorTopN> sort = order.map(distance -> new VectorTopN(distance.name(), handle.vectorSearch().get().k(), VectorMetric.largerIsNearer(distance.function()), false));
+        Optional<VectorTopN> sort = order.flatMap(_ -> handle.vectorTopN());
         if (order.isPresent() && !columns.contains(order.get())) {
             outputs.add(new VectorSearchPageSource.Distance(channel(read, order.get().vector()), order.get()));
         }
@@ -119,7 +108,23 @@ public final class LancePageSourceProvider
         return computed ? new VectorSearchPageSource(search, outputs, sort, sort.isPresent(), columns.size()) : search;
     }
 
-    private static <T extends ColumnHandle> int channel(List<T> read, T column)
+    /**
+     * Each column as an output of a {@link VectorSearchPageSource}: read, or a distance of a vector read; what is read
+     * is added to {@code read}, each column once.
+     */
+    private static List<VectorSearchPageSource.Output> outputs(List<ColumnHandle> columns, List<ColumnHandle> read)
+    {
+        List<VectorSearchPageSource.Output> outputs = new ArrayList<>();
+        for (ColumnHandle column : columns) {
+            outputs.add(switch (column) {
+                case LanceDistanceColumnHandle distance -> new VectorSearchPageSource.Distance(channel(read, distance.vector()), distance);
+                default -> new VectorSearchPageSource.Read(channel(read, column));
+            });
+        }
+        return outputs;
+    }
+
+    private static int channel(List<ColumnHandle> read, ColumnHandle column)
     {
         int channel = read.indexOf(column);
         if (channel < 0) {

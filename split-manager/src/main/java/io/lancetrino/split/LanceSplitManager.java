@@ -112,18 +112,16 @@ public final class LanceSplitManager
      */
     private static ConnectorSplitSource searchSplit(LanceTableHandle handle, TableSnapshot snapshot)
     {
-        boolean stableRowIds = (snapshot.manifest().getReaderFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
-        LanceSplit.DatasetVersion dataset = new LanceSplit.DatasetVersion(snapshot.datasetLocation(), snapshot.version(), stableRowIds);
         List<String> indexNames = handle.vectorSearch().map(search -> search.indexName().stream().toList())
                 .orElseGet(() -> handle.textSearch().orElseThrow().indexNames());
         List<IndexSegments> indexes = TableIndexes.describe(handle.displayName(), snapshot).stream()
                 .filter(index -> indexNames.contains(index.name()))
                 .toList();
         long rowsFlat = indexes.isEmpty()
-                ? snapshot.manifest().getFragmentsList().stream().mapToLong(fragment -> fragment.getPhysicalRows() - VersionSummary.deletedRows(fragment)).sum()
+                ? VersionSummary.of(snapshot.manifest()).liveRows()
                 : indexes.stream().mapToLong(IndexSegments::liveRowsNotCovered).max().orElseThrow();
         Metrics metrics = new Metrics(ImmutableMap.of("searchRowsFlat", new LongCount(rowsFlat)));
-        return new LanceSplitSource(List.of(new LanceSearchSplit(handle.displayName(), dataset)), 0, metrics);
+        return new LanceSplitSource(List.of(new LanceSearchSplit(handle.displayName(), datasetVersion(snapshot))), 0, metrics);
     }
 
     List<ConnectorSplit> planSplits(LanceTableHandle handle, TableSnapshot snapshot)
@@ -220,9 +218,14 @@ public final class LanceSplitManager
     {
         long physicalRows = fragment.getPhysicalRows();
         long deletedRows = fragment.hasDeletionFile() ? fragment.getDeletionFile().getNumDeletedRows() : 0;
+        return new LanceSplit(table, fragment.getId(), dataFiles(snapshot, fragment), 0, physicalRows, FilePaths.deletionFile(snapshot, fragment), physicalRows, deletedRows, datasetVersion(snapshot));
+    }
+
+    /** The version as the SDK opens it, where a split needs the SDK. */
+    private static LanceSplit.DatasetVersion datasetVersion(TableSnapshot snapshot)
+    {
         boolean stableRowIds = (snapshot.manifest().getReaderFeatureFlags() & FeatureFlags.STABLE_ROW_IDS) != 0;
-        LanceSplit.DatasetVersion dataset = new LanceSplit.DatasetVersion(snapshot.datasetLocation(), snapshot.version(), stableRowIds);
-        return new LanceSplit(table, fragment.getId(), dataFiles(snapshot, fragment), 0, physicalRows, FilePaths.deletionFile(snapshot, fragment), physicalRows, deletedRows, dataset);
+        return new LanceSplit.DatasetVersion(snapshot.datasetLocation(), snapshot.version(), stableRowIds);
     }
 
     private static List<LanceDataFile> dataFiles(TableSnapshot snapshot, DataFragment fragment)

@@ -4,10 +4,7 @@ import com.google.common.collect.ImmutableList;
 import io.lancetrino.index.vector.VectorFunction;
 import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.metadata.TableSnapshot;
-import io.lancetrino.metadata.index.IndexKind;
 import io.lancetrino.metadata.index.IndexSegments;
-import io.lancetrino.metadata.index.TableIndexes;
-import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.split.LanceTableHandle;
 import io.lancetrino.split.search.AnnSearch;
 import io.lancetrino.split.search.LanceSqlFilter;
@@ -121,13 +118,13 @@ public final class VectorPushdown
         if (topN.descending() != VectorMetric.largerIsNearer(function) || topN.nullsFirst() || !handle.labelPredicates().isEmpty()) {
             return Optional.empty();
         }
-        OptionalInt dimension = snapshot.schema().field(distance.vector().fieldId()).map(LanceField::fixedSizeListSize).orElse(OptionalInt.empty());
+        OptionalInt dimension = VectorIndexes.dimension(snapshot, distance.vector());
         if (dimension.isEmpty() || dimension.getAsInt() != distance.query().size()) {
             // the exact path fails as the engine does
             return Optional.empty();
         }
         VectorMetric metric = VectorMetric.of(function);
-        Optional<IndexSegments> index = vectorIndex(handle.displayName(), snapshot, distance.vector().fieldId(), metric);
+        Optional<IndexSegments> index = VectorIndexes.find(handle.displayName(), snapshot, distance.vector().fieldId(), Optional.of(metric));
         Optional<String> filter = handle.constraint().isAll() ? Optional.empty() : LanceSqlFilter.of(handle.constraint());
         if (index.isEmpty() || (!handle.constraint().isAll() && filter.isEmpty())) {
             return Optional.empty();
@@ -136,15 +133,6 @@ public final class VectorPushdown
         List<Float> query = distance.query().stream().map(Double::floatValue).toList();
         return Optional.of(new AnnSearch(distance.vector(), query, toIntExact(topN.count()), metric,
                 parameters.nprobes(), parameters.refineFactor(), parameters.ef(), filter, Optional.of(index.get().name()), ordered ? Optional.of(distance) : Optional.empty()));
-    }
-
-    /** A vector index on the column trained for the metric. */
-    public static Optional<IndexSegments> vectorIndex(String table, TableSnapshot snapshot, int fieldId, VectorMetric metric)
-    {
-        return TableIndexes.describe(table, snapshot).stream()
-                .filter(index -> index.kind() == IndexKind.VECTOR && index.fieldIds().getFirst() == fieldId)
-                .filter(index -> TableIndexes.vectorMetric(index.segments().getFirst()).equals(Optional.of(metric.lanceName())))
-                .findFirst();
     }
 
     private static VectorSearchMode mode(ConnectorSession session)

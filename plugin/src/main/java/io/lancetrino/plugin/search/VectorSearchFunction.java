@@ -2,10 +2,7 @@ package io.lancetrino.plugin.search;
 
 import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
-import io.lancetrino.metadata.index.IndexKind;
 import io.lancetrino.metadata.index.IndexSegments;
-import io.lancetrino.metadata.index.TableIndexes;
-import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.plugin.LanceCatalog;
 import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.split.LanceTableHandle;
@@ -30,7 +27,6 @@ import java.util.OptionalInt;
 import static io.trino.spi.function.table.ReturnTypeSpecification.GenericTable.GENERIC_TABLE;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.DoubleType.DOUBLE;
-import static io.trino.spi.type.RealType.REAL;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.util.Objects.requireNonNull;
 
@@ -75,7 +71,7 @@ public final class VectorSearchFunction
         SearchArguments.Target target = args.target(session, catalog);
         String table = target.display();
         LanceColumnHandle column = args.column(target, "column", args.requiredString("COLUMN"));
-        int dimension = dimension(target, column).orElseThrow(() -> args.invalid("column %s of table %s is not a vector: an array(real) or array(double) with a dimension, but %s"
+        int dimension = VectorIndexes.dimension(target.snapshot(), column).orElseThrow(() -> args.invalid("column %s of table %s is not a vector: an array(real) or array(double) with a dimension, but %s"
                 .formatted(column.name(), table, column.type().getDisplayName())));
         List<Float> query = args.array("QUERY", DOUBLE).orElseThrow(() -> args.invalid("query must not be NULL")).stream()
                 .map(value -> (float) (double) (Double) value)
@@ -86,10 +82,8 @@ public final class VectorSearchFunction
         int k = args.positive("K").orElseThrow(() -> args.invalid("k must not be NULL"));
         Optional<VectorMetric> requested = args.string("DISTANCE").map(name -> VectorMetric.fromLanceName(name)
                 .orElseThrow(() -> args.invalid("distance must be one of %s: '%s'".formatted(Arrays.stream(VectorMetric.values()).map(VectorMetric::lanceName).toList(), name))));
-        Optional<IndexSegments> index = requested
-                .flatMap(metric -> VectorPushdown.vectorIndex(table, target.snapshot(), column.fieldId(), metric))
-                .or(() -> requested.isPresent() ? Optional.empty() : anyVectorIndex(table, target, column));
-        VectorMetric metric = requested.orElseGet(() -> index.flatMap(found -> TableIndexes.vectorMetric(found.segments().getFirst())).flatMap(VectorMetric::fromLanceName).orElse(VectorMetric.L2));
+        Optional<IndexSegments> index = VectorIndexes.find(table, target.snapshot(), column.fieldId(), requested);
+        VectorMetric metric = requested.orElseGet(() -> index.flatMap(VectorIndexes::metric).orElse(VectorMetric.L2));
         VectorSearchParameters defaults = VectorSearchParameters.of(session);
         OptionalInt nprobes = args.positive("NPROBES").map(OptionalInt::of).orElse(defaults.nprobes());
         OptionalInt refineFactor = args.positive("REFINE_FACTOR").map(OptionalInt::of).orElse(defaults.refineFactor());
@@ -97,23 +91,5 @@ public final class VectorSearchFunction
         AnnSearch search = new AnnSearch(column, query, k, metric, nprobes, refineFactor, defaults.ef(), filter, index.map(IndexSegments::name), Optional.empty());
         LanceTableHandle handle = LanceTableHandle.of(target.name(), target.snapshot()).withVectorSearch(search);
         return args.analysis(target, handle, SearchResultColumnHandle.distance(), accessControl);
-    }
-
-    /** The dimension of a vector column: a Lance fixed-size list of float or double. */
-    private static OptionalInt dimension(SearchArguments.Target target, LanceColumnHandle column)
-    {
-        if (!(column.type() instanceof ArrayType array) || !(array.getElementType().equals(REAL) || array.getElementType().equals(DOUBLE))) {
-            return OptionalInt.empty();
-        }
-        return target.snapshot().schema().field(column.fieldId()).map(LanceField::fixedSizeListSize).orElse(OptionalInt.empty());
-    }
-
-    /** A vector index on the column of a metric the search supports, when no distance is given. */
-    private static Optional<IndexSegments> anyVectorIndex(String table, SearchArguments.Target target, LanceColumnHandle column)
-    {
-        return TableIndexes.describe(table, target.snapshot()).stream()
-                .filter(index -> index.kind() == IndexKind.VECTOR && index.fieldIds().getFirst() == column.fieldId())
-                .filter(index -> TableIndexes.vectorMetric(index.segments().getFirst()).flatMap(VectorMetric::fromLanceName).isPresent())
-                .findFirst();
     }
 }

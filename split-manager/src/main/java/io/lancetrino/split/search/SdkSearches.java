@@ -18,6 +18,7 @@ import org.lance.ipc.ScanStats;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Consumer;
 
 import static java.util.Objects.requireNonNull;
@@ -64,14 +65,7 @@ public final class SdkSearches
         if (search.indexName().isEmpty()) {
             query.setUseIndex(false);
         }
-        ScanOptions.Builder options = new ScanOptions.Builder()
-                // naming the score column keeps the SDK from warning, per search, that it adds it unasked
-                .columns(withColumn(columns, "_distance"))
-                .nearest(query.build())
-                .withRowAddress(rowAddress)
-                .prefilter(true)
-                .collectStats(true);
-        search.filter().ifPresent(options::filter);
+        ScanOptions.Builder options = options(columns, "_distance", rowAddress, search.filter()).nearest(query.build());
         return scan(version, storageOptions, allocator, options.build(), results);
     }
 
@@ -89,14 +83,7 @@ public final class SdkSearches
         else {
             query = FullTextQuery.multiMatch(search.query(), search.columns());
         }
-        ScanOptions.Builder options = new ScanOptions.Builder()
-                .columns(withColumn(columns, "_score"))
-                .fullTextQuery(query)
-                .limit(search.k())
-                .withRowAddress(rowAddress)
-                .prefilter(true)
-                .collectStats(true);
-        search.filter().ifPresent(options::filter);
+        ScanOptions.Builder options = options(columns, "_score", rowAddress, search.filter()).fullTextQuery(query).limit(search.k());
         return scan(version, storageOptions, allocator, options.build(), results);
     }
 
@@ -131,9 +118,19 @@ public final class SdkSearches
         return counts.buildKeepingLast();
     }
 
-    private static List<String> withColumn(List<String> columns, String column)
+    /**
+     * What every search scans: the columns asked for and the score column (naming it keeps the SDK from warning, per
+     * search, that it adds it unasked), the filter applied before the top k, with the SDK's statistics.
+     */
+    private static ScanOptions.Builder options(List<String> columns, String scoreColumn, boolean rowAddress, Optional<String> filter)
     {
-        return ImmutableList.<String>builder().addAll(columns).add(column).build();
+        ScanOptions.Builder options = new ScanOptions.Builder()
+                .columns(ImmutableList.<String>builder().addAll(columns).add(scoreColumn).build())
+                .withRowAddress(rowAddress)
+                .prefilter(true)
+                .collectStats(true);
+        filter.ifPresent(options::filter);
+        return options;
     }
 
     private static DistanceType distanceType(VectorMetric metric)

@@ -20,6 +20,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
+import java.util.stream.IntStream;
 
 import static java.util.Objects.requireNonNull;
 
@@ -57,7 +58,8 @@ public final class VectorSearchPageSource
     private final List<Output> outputs;
     private final Optional<NearestRows> nearest;
     private final boolean sorted;
-    private final int visibleChannels;
+    // the outputs returned when some are computed only to order by; null when all are
+    private final int[] visibleChannels;
     private final Queue<Page> results = new ArrayDeque<>();
     private boolean collected;
     private long rowsCompared;
@@ -78,7 +80,7 @@ public final class VectorSearchPageSource
         this.outputs = List.copyOf(outputs);
         this.nearest = topN.map(top -> new NearestRows(top, distanceChannel(this.outputs, top.distanceColumn())));
         this.sorted = sorted;
-        this.visibleChannels = visibleChannels;
+        this.visibleChannels = visibleChannels < this.outputs.size() ? IntStream.range(0, visibleChannels).toArray() : null;
     }
 
     private static int distanceChannel(List<Output> outputs, String name)
@@ -118,8 +120,8 @@ public final class VectorSearchPageSource
         if (page == null) {
             return null;
         }
-        if (visibleChannels < page.getChannelCount()) {
-            page = page.getColumns(java.util.stream.IntStream.range(0, visibleChannels).toArray());
+        if (visibleChannels != null) {
+            page = page.getColumns(visibleChannels);
         }
         rowsReturned += page.getPositionCount();
         return SourcePage.create(page);
