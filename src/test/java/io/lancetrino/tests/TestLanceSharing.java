@@ -24,7 +24,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 final class TestLanceSharing
         extends AbstractTestQueryFramework
 {
-    private static final String RECIPIENT_TOKEN = "partner-token-0123456789";
+    private static final String RECIPIENT_TOKEN = "partner-token-0123456789-abcdefghijklmnopqrstuvwxyz";
     private static final String SIGNING_KEY = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
     private static final String SHARED = "partner.\"sales.tpch\"";
 

@@ -40,7 +40,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  */
 final class TestSharedUrlRefresh
 {
-    private static final String TOKEN = "refresh-test-token-0123456789";
+    private static final String TOKEN = "refresh-test-token-0123456789-abcdefghijklmnopqrstuvwxyz";
 
     @Test
     void testRefusedUrlsAreReplacedMidRead()

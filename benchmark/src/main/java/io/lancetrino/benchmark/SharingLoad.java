@@ -61,7 +61,7 @@ public final class SharingLoad
         Path directory = Files.createDirectories(environment.lanceWarehouse().resolveSibling("sharing"));
         Map<String, String> tokens = new LinkedHashMap<>();
         for (int i = 0; i < recipients; i++) {
-            tokens.put("recipient" + i, randomHex(16));
+            tokens.put("recipient" + i, randomHex(32));
         }
         Path config = directory.resolve("shares.json");
         Files.writeString(config, serverConfig(environment.lanceWarehouse(), tokens));

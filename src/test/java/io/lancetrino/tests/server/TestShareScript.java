@@ -30,7 +30,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 final class TestShareScript
 {
     private static final String READY = "Lance sharing server listening at ";
-    private static final String TOKEN = "script-test-token-0123456789";
+    private static final String TOKEN = "script-test-token-0123456789-abcdefghijklmnopqrstuvwxyz";
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
     @Test

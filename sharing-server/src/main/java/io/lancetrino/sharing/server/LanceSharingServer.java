@@ -1,9 +1,11 @@
 package io.lancetrino.sharing.server;
 
 import com.google.common.collect.ImmutableMap;
+import com.google.common.net.InetAddresses;
 import com.google.inject.Injector;
 import io.airlift.bootstrap.Bootstrap;
 import io.airlift.bootstrap.LifeCycleManager;
+import io.airlift.http.server.HttpServer;
 import io.airlift.http.server.HttpServerInfo;
 import io.airlift.http.server.HttpServerModule;
 import io.airlift.log.Logger;
@@ -15,6 +17,8 @@ import jakarta.servlet.Servlet;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.util.Map;
+import java.util.Optional;
 
 import static io.airlift.http.server.HttpServerBinder.httpServerBinder;
 import static java.util.Objects.requireNonNull;
@@ -30,12 +34,20 @@ public final class LanceSharingServer
     private static final Logger log = Logger.get(LanceSharingServer.class);
 
     private final LifeCycleManager lifeCycleManager;
+    private final Warehouses warehouses;
+    private final SharingServlet servlet;
     private final URI endpoint;
+    private final Optional<URI> httpUri;
+    private final Optional<URI> httpsUri;
 
-    private LanceSharingServer(LifeCycleManager lifeCycleManager, URI endpoint)
+    private LanceSharingServer(LifeCycleManager lifeCycleManager, Warehouses warehouses, SharingServlet servlet, URI endpoint, Optional<URI> httpUri, Optional<URI> httpsUri)
     {
         this.lifeCycleManager = requireNonNull(lifeCycleManager, "lifeCycleManager is null");
+        this.warehouses = requireNonNull(warehouses, "warehouses is null");
+        this.servlet = requireNonNull(servlet, "servlet is null");
         this.endpoint = requireNonNull(endpoint, "endpoint is null");
+        this.httpUri = requireNonNull(httpUri, "httpUri is null");
+        this.httpsUri = requireNonNull(httpsUri, "httpsUri is null");
     }
 
     /**
@@ -48,7 +60,9 @@ public final class LanceSharingServer
 
     public static LanceSharingServer start(SharingConfig config, int port, Clock clock)
     {
-        SharingServlet servlet = new SharingServlet(config, clock);
+        Warehouses warehouses = new Warehouses(config.storage());
+        SharingServlet servlet = new SharingServlet(config, warehouses, clock);
+        ServerSettings settings = config.server();
         Bootstrap app = new Bootstrap(
                 new NodeModule(),
                 new HttpServerModule(),
@@ -64,31 +78,93 @@ public final class LanceSharingServer
         try {
             injector = app
                     .doNotInitializeLogging()
-                    .setRequiredConfigurationProperties(ImmutableMap.of(
-                            "node.environment", "lance_sharing",
-                            "http-server.http.port", Integer.toString(port),
-                            "http-server.log.enabled", "false"))
+                    .setRequiredConfigurationProperties(serverProperties(settings, port))
                     .quiet()
                     .initialize();
         }
         catch (Exception e) {
+            warehouses.close();
             throw new IllegalStateException("Cannot start the Lance sharing server: " + e.getMessage(), e);
         }
-        URI base = injector.getInstance(HttpServerInfo.class).getHttpUri();
-        URI endpoint = URI.create("http://%s:%s%s".formatted(base.getHost(), base.getPort(), SharingServlet.PREFIX));
+        LifeCycleManager lifeCycle = injector.getInstance(LifeCycleManager.class);
+        try {
+            JsonErrorHandler.install(injector.getInstance(HttpServer.class));
+        }
+        catch (RuntimeException e) {
+            lifeCycle.stop();
+            warehouses.close();
+            throw e;
+        }
+        HttpServerInfo info = injector.getInstance(HttpServerInfo.class);
+        URI own = settings.httpEnabled() ? info.getHttpUri() : info.getHttpsUri();
+        URI base = settings.publicUrl().orElse(URI.create("%s://%s:%s".formatted(own.getScheme(), own.getHost(), own.getPort())));
+        servlet.setPublicBaseUrl(base.toString());
+        URI endpoint = URI.create(base + SharingServlet.PREFIX);
         log.info("Lance sharing server at %s: %s shares, %s recipients", endpoint, config.shares().size(), config.recipients().size());
-        return new LanceSharingServer(injector.getInstance(LifeCycleManager.class), endpoint);
+        return new LanceSharingServer(lifeCycle, warehouses, servlet, endpoint, settings.httpEnabled() ? Optional.of(info.getHttpUri()) : Optional.empty(),
+                settings.https().isPresent() ? Optional.of(info.getHttpsUri()) : Optional.empty());
     }
 
+    private static Map<String, String> serverProperties(ServerSettings settings, int port)
+    {
+        ImmutableMap.Builder<String, String> properties = ImmutableMap.<String, String>builder()
+                .put("node.environment", "lance_sharing")
+                .put("http-server.http.enabled", Boolean.toString(settings.httpEnabled()))
+                .put("http-server.log.enabled", "false")
+                // X-Forwarded-* are dropped from every request (the default answers them 406, which no proxy passes)
+                .put("http-server.process-forwarded", "IGNORE")
+                // file bodies are ranges of table files: compressing them breaks ranges and costs CPU for nothing
+                .put("http-server.compression.enabled", "false")
+                .put("http-server.show-stack-trace", "false");
+        if (settings.httpEnabled()) {
+            properties.put("http-server.http.port", Integer.toString(port));
+        }
+        settings.listenAddress().ifPresent(address -> {
+            properties.put("node.bind-ip", address);
+            if (!InetAddresses.forString(address).isAnyLocalAddress()) {
+                properties.put("node.internal-address", address);
+            }
+        });
+        settings.https().ifPresent(https -> {
+            properties.put("http-server.https.enabled", "true");
+            properties.put("http-server.https.port", Integer.toString(https.port()));
+            properties.put("http-server.https.keystore.path", https.keystorePath());
+            https.keystorePassword().ifPresent(password -> properties.put("http-server.https.keystore.key", password));
+        });
+        return properties.buildOrThrow();
+    }
+
+    /**
+     * The endpoint recipients use: the public URL's, else the server's own.
+     */
     public URI endpoint()
     {
         return endpoint;
+    }
+
+    /**
+     * Where the server listens for plain HTTP, if it does (behind a proxy this is not the endpoint).
+     */
+    public Optional<URI> httpUri()
+    {
+        return httpUri;
+    }
+
+    public Optional<URI> httpsUri()
+    {
+        return httpsUri;
+    }
+
+    public long fileBytesServed()
+    {
+        return servlet.fileBytesServed();
     }
 
     @Override
     public void close()
     {
         lifeCycleManager.stop();
+        warehouses.close();
     }
 
     public static void main(String[] args)
@@ -119,7 +195,9 @@ public final class LanceSharingServer
             System.exit(1);
             return;
         }
-        System.out.println("Lance sharing server listening at " + server.endpoint());
+        System.out.println("Lance sharing server listening at " + server.endpoint()
+                + server.httpUri().filter(uri -> !server.endpoint().toString().startsWith(uri.toString())).map(uri -> " (HTTP on " + uri + ")").orElse("")
+                + server.httpsUri().filter(uri -> !server.endpoint().toString().startsWith(uri.toString())).map(uri -> " (HTTPS on " + uri + ")").orElse(""));
         Runtime.getRuntime().addShutdownHook(new Thread(server::close));
         Thread.currentThread().join();
     }

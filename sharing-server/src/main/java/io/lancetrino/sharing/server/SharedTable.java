@@ -57,8 +57,9 @@ public final class SharedTable
     }
 
     /**
-     * The table's branch for a requested name (case-insensitive), empty for main; a branch that does not exist or
-     * that the share does not allow (other than through a tag) is not found.
+     * The table's branch for a requested name (case-insensitive), empty for main. A branch that does not exist, and one
+     * the share does not allow (neither listed nor holding a listed tag), answer the same "Branch not found", so a
+     * recipient cannot learn the owner's branch names.
      */
     public Optional<String> branch(Optional<String> requested)
     {
@@ -74,7 +75,13 @@ public final class SharedTable
                 .filter(branch -> branch.toLowerCase(Locale.ROOT).equals(name))
                 .findFirst()
                 .map(Optional::of)
+                .filter(this::visible)
                 .orElseThrow(() -> SharingException.notFound("Branch not found"));
+    }
+
+    private boolean visible(Optional<String> branch)
+    {
+        return branchAllowed(branch) || (config.refs().isPresent() && allowedTags().stream().anyMatch(tag -> RefResolver.branch(tag.branch()).equals(branch)));
     }
 
     /**

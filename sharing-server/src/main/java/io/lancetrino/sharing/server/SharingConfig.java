@@ -1,10 +1,12 @@
 package io.lancetrino.sharing.server;
 
 import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
 import com.google.common.collect.ImmutableSet;
 
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -14,14 +16,28 @@ import static java.util.Objects.requireNonNull;
 /**
  * The server's configuration file, validated (see {@link SharingConfigLoader}); every name is lower case.
  */
-public record SharingConfig(String warehouse, byte[] signingKey, long urlLifetimeSeconds, List<Share> shares, List<Recipient> recipients)
+public record SharingConfig(
+        String warehouse,
+        byte[] signingKey,
+        long urlLifetimeSeconds,
+        List<Share> shares,
+        List<Recipient> recipients,
+        Map<String, String> storage,
+        ServerSettings server)
 {
     public SharingConfig
     {
         requireNonNull(warehouse, "warehouse is null");
+        storage = ImmutableMap.copyOf(storage);
+        requireNonNull(server, "server is null");
         signingKey = requireNonNull(signingKey, "signingKey is null").clone();
         shares = ImmutableList.copyOf(shares);
         recipients = ImmutableList.copyOf(recipients);
+    }
+
+    public SharingConfig(String warehouse, byte[] signingKey, long urlLifetimeSeconds, List<Share> shares, List<Recipient> recipients)
+    {
+        this(warehouse, signingKey, urlLifetimeSeconds, shares, recipients, ImmutableMap.of(), ServerSettings.DEFAULT);
     }
 
     public Optional<Share> share(String name)
@@ -96,7 +112,7 @@ public record SharingConfig(String warehouse, byte[] signingKey, long urlLifetim
     @Override
     public String toString()
     {
-        // never the signing key
-        return "SharingConfig[warehouse=" + warehouse + ", shares=" + shares + ", recipients=" + recipients + "]";
+        // never the signing key, nor the storage credentials
+        return "SharingConfig[warehouse=" + warehouse + ", shares=" + shares + ", recipients=" + recipients + ", server=" + server + "]";
     }
 }

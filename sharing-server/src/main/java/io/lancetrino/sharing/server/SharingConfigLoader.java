@@ -3,9 +3,13 @@ package io.lancetrino.sharing.server;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.google.common.collect.ImmutableList;
+import com.google.common.collect.ImmutableMap;
 import com.google.common.collect.ImmutableSet;
+import com.google.common.net.InetAddresses;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -16,6 +20,7 @@ import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -28,7 +33,10 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 public final class SharingConfigLoader
 {
     public static final int MIN_KEY_BYTES = 32;
-    private static final Set<String> TOP_LEVEL_KEYS = ImmutableSet.of("warehouse", "signingKey", "signingKeyFile", "urlLifetimeSeconds", "shares", "recipients");
+    public static final int MIN_TOKEN_BITS = 256;
+    private static final Set<String> TOP_LEVEL_KEYS = ImmutableSet.of("warehouse", "signingKey", "signingKeyFile", "urlLifetimeSeconds", "shares", "recipients", "storage", "server");
+    private static final Set<String> SERVER_KEYS = ImmutableSet.of("listenAddress", "publicUrl", "trustedProxies", "http", "https", "maxRequestBodyBytes");
+    private static final Set<String> HTTPS_KEYS = ImmutableSet.of("port", "keystorePath", "keystorePassword");
 
     private SharingConfigLoader() {}
 
@@ -56,8 +64,10 @@ public final class SharingConfigLoader
             String key = keys.next();
             check(TOP_LEVEL_KEYS.contains(key), "unknown key '%s' (known: %s)".formatted(key, TOP_LEVEL_KEYS));
         }
+        Map<String, String> storage = storage(root);
         Optional<String> warehouse = optionalText(root, "warehouse", "warehouse")
-                .map(location -> baseDirectory.resolve(location).normalize().toString());
+                .map(location -> resolveLocation(location, baseDirectory, storage, "warehouse"));
+        ServerSettings server = server(root.get("server"), baseDirectory);
         byte[] key = signingKey(root, baseDirectory);
         long lifetime = root.has("urlLifetimeSeconds") ? root.get("urlLifetimeSeconds").asLong(-1) : 3600;
         check(lifetime >= 1 && lifetime <= 7 * 24 * 3600, "urlLifetimeSeconds must be between 1 and 604800");
@@ -67,7 +77,7 @@ public final class SharingConfigLoader
         for (JsonNode share : array(root, "shares", "shares")) {
             String name = name(share, "share", true, "shares[]");
             check(shareNames.add(name), "share '%s' is defined twice".formatted(name));
-            shares.add(share(share, name, warehouse, baseDirectory));
+            shares.add(share(share, name, warehouse, baseDirectory, storage));
         }
 
         ImmutableList.Builder<SharingConfig.Recipient> recipients = ImmutableList.builder();
@@ -78,7 +88,8 @@ public final class SharingConfigLoader
             String where = "recipient '%s'".formatted(name);
             check(recipientNames.add(name), "%s is defined twice".formatted(where));
             String token = optionalText(recipient, "bearerToken", where).orElseThrow(() -> new IllegalArgumentException(where + " has no bearerToken"));
-            check(token.length() >= 16, "%s: bearerToken must have at least 16 characters".formatted(where));
+            check(tokenBits(token) >= MIN_TOKEN_BITS, ("%s: bearerToken is too short to be guessed by nobody: it must hold at least %s random bits "
+                    + "(43 base64url characters or 64 hex digits); generate one with: openssl rand -base64 32 | tr '+/' '-_' | tr -d '='").formatted(where, MIN_TOKEN_BITS));
             check(tokens.add(token), "%s: bearerToken is also another recipient's".formatted(where));
             ImmutableSet.Builder<String> granted = ImmutableSet.builder();
             for (JsonNode grant : array(recipient, "shares", where)) {
@@ -97,10 +108,10 @@ public final class SharingConfigLoader
             });
             recipients.add(new SharingConfig.Recipient(name, sha256(token), granted.build(), expiration));
         }
-        return new SharingConfig(warehouse.orElse(""), key, lifetime, shares.build(), recipients.build());
+        return new SharingConfig(warehouse.orElse(""), key, lifetime, shares.build(), recipients.build(), storage, server);
     }
 
-    private static SharingConfig.Share share(JsonNode share, String name, Optional<String> warehouse, Path baseDirectory)
+    private static SharingConfig.Share share(JsonNode share, String name, Optional<String> warehouse, Path baseDirectory, Map<String, String> storage)
     {
         String where = "share '%s'".formatted(name);
         ImmutableList.Builder<SharingConfig.Schema> schemas = ImmutableList.builder();
@@ -115,14 +126,14 @@ public final class SharingConfigLoader
                 String tableName = name(table, "table", false, schemaWhere);
                 String tableWhere = "%s table '%s'".formatted(schemaWhere, tableName);
                 check(tableNames.add(tableName), "%s is defined twice".formatted(tableWhere));
-                tables.add(table(table, tableName, tableWhere, warehouse, baseDirectory));
+                tables.add(table(table, tableName, tableWhere, warehouse, baseDirectory, storage));
             }
             schemas.add(new SharingConfig.Schema(schemaName, tables.build()));
         }
         return new SharingConfig.Share(name, schemas.build());
     }
 
-    private static SharingConfig.Table table(JsonNode table, String name, String where, Optional<String> warehouse, Path baseDirectory)
+    private static SharingConfig.Table table(JsonNode table, String name, String where, Optional<String> warehouse, Path baseDirectory, Map<String, String> storage)
     {
         Optional<String> warehouseTable = optionalText(table, "table", where);
         Optional<String> location = optionalText(table, "location", where);
@@ -133,12 +144,12 @@ public final class SharingConfigLoader
             String[] parts = warehouseTable.get().split("\\.", -1);
             check(parts.length == 2 && Names.normalize(parts[0], false).isPresent() && Names.normalize(parts[1], false).isPresent(),
                     "%s: 'table' must be <schema>.<table>, got '%s'".formatted(where, warehouseTable.get()));
-            root = Path.of(warehouse.get(), parts[0], parts[1] + ".lance").toString();
+            root = warehouse.get() + "/" + parts[0] + "/" + parts[1] + ".lance";
         }
         else {
-            Path path = Path.of(location.get());
-            check(path.isAbsolute(), "%s: location '%s' must be an absolute path (only local warehouses are served)".formatted(where, location.get()));
-            root = baseDirectory.resolve(path).normalize().toString();
+            check(Warehouses.isObjectStore(location.get()) || Path.of(location.get()).isAbsolute(),
+                    "%s: location '%s' must be an absolute path or an object-store URI such as s3://bucket/path".formatted(where, location.get()));
+            root = resolveLocation(location.get(), baseDirectory, storage, where);
         }
         Optional<Set<String>> refs = Optional.empty();
         if (table.has("refs")) {
@@ -156,6 +167,116 @@ public final class SharingConfigLoader
             startVersion = OptionalLong.of(start.asLong());
         }
         return new SharingConfig.Table(name, root, refs, startVersion);
+    }
+
+    // a local path relative to the file's directory, or an object-store URI the storage properties reach
+    private static String resolveLocation(String location, Path baseDirectory, Map<String, String> storage, String where)
+    {
+        if (!Warehouses.isObjectStore(location)) {
+            check(!location.contains("://"), "%s: '%s' has a scheme the server does not serve (s3://, s3a://, s3n:// or a local path)".formatted(where, location));
+            return baseDirectory.resolve(location).normalize().toString();
+        }
+        check(!storage.isEmpty(), "%s: '%s' is on an object store, so the configuration needs 'storage' properties (README, Sharing on object storage)".formatted(where, location));
+        String trimmed = location;
+        while (trimmed.endsWith("/")) {
+            trimmed = trimmed.substring(0, trimmed.length() - 1);
+        }
+        return trimmed;
+    }
+
+    private static Map<String, String> storage(JsonNode root)
+    {
+        JsonNode node = root.get("storage");
+        if (node == null || node.isNull()) {
+            return ImmutableMap.of();
+        }
+        check(node.isObject(), "'storage' must be an object of file-system properties, as in a Trino catalog file");
+        ImmutableMap.Builder<String, String> properties = ImmutableMap.builder();
+        node.fields().forEachRemaining(entry -> {
+            check(entry.getValue().isValueNode() && !entry.getValue().isNull(), "storage: '%s' must be a string".formatted(entry.getKey()));
+            properties.put(entry.getKey(), entry.getValue().asText());
+        });
+        return properties.buildOrThrow();
+    }
+
+    private static ServerSettings server(JsonNode node, Path baseDirectory)
+    {
+        if (node == null || node.isNull()) {
+            return ServerSettings.DEFAULT;
+        }
+        check(node.isObject(), "'server' must be an object");
+        checkKeys(node, SERVER_KEYS, "server");
+        Optional<String> listenAddress = optionalText(node, "listenAddress", "server");
+        listenAddress.ifPresent(address -> check(InetAddresses.isInetAddress(address), "server: listenAddress '%s' must be an IP address such as 127.0.0.1 or 0.0.0.0".formatted(address)));
+        Optional<URI> publicUrl = optionalText(node, "publicUrl", "server").map(SharingConfigLoader::publicUrl);
+        ImmutableList.Builder<AddressBlock> proxies = ImmutableList.builder();
+        for (JsonNode proxy : array(node, "trustedProxies", "server")) {
+            check(proxy.isTextual(), "server: trustedProxies must be a list of addresses or CIDR blocks");
+            try {
+                proxies.add(AddressBlock.parse(proxy.asText()));
+            }
+            catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("server: trustedProxies: " + e.getMessage());
+            }
+        }
+        boolean http = !node.has("http") || node.get("http").asBoolean(true);
+        Optional<ServerSettings.Https> https = Optional.empty();
+        JsonNode httpsNode = node.get("https");
+        if (httpsNode != null && !httpsNode.isNull()) {
+            check(httpsNode.isObject(), "server: 'https' must be an object with port and keystorePath");
+            checkKeys(httpsNode, HTTPS_KEYS, "server.https");
+            int port = httpsNode.path("port").asInt(-1);
+            check(port >= 0 && port <= 65535, "server.https: port must be a port number (0 picks a free one)");
+            String keystore = optionalText(httpsNode, "keystorePath", "server.https").orElseThrow(() -> new IllegalArgumentException("server.https: keystorePath is required"));
+            Path keystorePath = baseDirectory.resolve(keystore).normalize();
+            check(Files.isRegularFile(keystorePath), "server.https: keystorePath %s is not a file".formatted(keystorePath));
+            https = Optional.of(new ServerSettings.Https(port, keystorePath.toString(), optionalText(httpsNode, "keystorePassword", "server.https")));
+        }
+        check(http || https.isPresent(), "server: with http false, 'https' is required");
+        long maxBody = node.has("maxRequestBodyBytes") ? node.get("maxRequestBodyBytes").asLong(-1) : ServerSettings.DEFAULT_MAX_REQUEST_BODY_BYTES;
+        check(maxBody >= 1024 && maxBody <= 64L << 20, "server: maxRequestBodyBytes must be between 1024 and 67108864");
+        return new ServerSettings(listenAddress, publicUrl, proxies.build(), http, https, maxBody);
+    }
+
+    private static URI publicUrl(String text)
+    {
+        URI uri;
+        try {
+            uri = new URI(text);
+        }
+        catch (URISyntaxException e) {
+            throw new IllegalArgumentException("server: publicUrl '%s' is not a URL".formatted(text));
+        }
+        check(("http".equals(uri.getScheme()) || "https".equals(uri.getScheme())) && uri.getHost() != null
+                        && uri.getRawQuery() == null && uri.getRawFragment() == null && uri.getRawUserInfo() == null,
+                "server: publicUrl '%s' must be http(s)://host[:port][/path], without query, fragment or user".formatted(text));
+        String path = uri.getRawPath() == null ? "" : uri.getRawPath();
+        while (path.endsWith("/")) {
+            path = path.substring(0, path.length() - 1);
+        }
+        return URI.create(uri.getScheme() + "://" + uri.getRawAuthority() + path);
+    }
+
+    private static void checkKeys(JsonNode node, Set<String> known, String where)
+    {
+        for (Iterator<String> keys = node.fieldNames(); keys.hasNext(); ) {
+            String key = keys.next();
+            check(known.contains(key), "%s: unknown key '%s' (known: %s)".formatted(where, key, known));
+        }
+    }
+
+    /**
+     * The random bits a token can hold at most: 4 per character for hex digits, 6 for base64url, so a short or hex-only
+     * token is refused; a long token of one repeated character still passes, which no check of a single string can tell.
+     */
+    static int tokenBits(String token)
+    {
+        boolean hex = token.chars().allMatch(c -> (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'));
+        long distinct = token.chars().distinct().count();
+        if (distinct < 8) {
+            return 0;
+        }
+        return token.length() * (hex ? 4 : 6);
     }
 
     private static byte[] signingKey(JsonNode root, Path baseDirectory)

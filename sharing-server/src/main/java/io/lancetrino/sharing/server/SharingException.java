@@ -15,6 +15,7 @@ public final class SharingException
     public static final String UNSUPPORTED_OPERATION = "UNSUPPORTED_OPERATION";
     public static final String FORBIDDEN = "FORBIDDEN";
     public static final String RANGE_NOT_SATISFIABLE = "RANGE_NOT_SATISFIABLE";
+    public static final String REQUEST_TOO_LARGE = "REQUEST_TOO_LARGE";
     public static final String INTERNAL_ERROR = "INTERNAL_ERROR";
 
     private final int status;

@@ -10,6 +10,7 @@ import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.ManifestCache;
 import io.lancetrino.metadata.fs.LocalTableFileSystem;
+import io.lancetrino.metadata.fs.TableFileSystem;
 import jakarta.servlet.http.HttpServlet;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
@@ -23,10 +24,11 @@ import java.nio.channels.FileChannel;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.StandardOpenOption;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
-import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
@@ -51,34 +53,69 @@ public final class SharingServlet
     private final UrlSigner signer;
     private final Clock clock;
     private final ManifestCache manifestCache = new ManifestCache(256L << 20);
-    private final LocalTableFileSystem fileSystem = new LocalTableFileSystem();
+    private final Warehouses warehouses;
     private final ObjectMapper mapper = new ObjectMapper();
+    private final ServerSettings settings;
+    // every URL the server writes starts here: the configured public URL, else the server's own; never the Host header
+    private volatile String publicBaseUrl;
+    private final AtomicLong fileBytesServed = new AtomicLong();
 
-    public SharingServlet(SharingConfig config, Clock clock)
+    public SharingServlet(SharingConfig config, Warehouses warehouses, Clock clock)
     {
         this.config = requireNonNull(config, "config is null");
+        this.warehouses = requireNonNull(warehouses, "warehouses is null");
         this.clock = requireNonNull(clock, "clock is null");
+        this.settings = config.server();
         this.authenticator = new Authenticator(config.recipients(), clock);
         this.signer = new UrlSigner(config.signingKey());
         this.files = new FileRegistry(1_000_000);
-        this.tables = new TableService(files, signer, config.urlLifetimeSeconds(), clock);
+        this.tables = new TableService(files, signer, warehouses, config.urlLifetimeSeconds(), clock);
+    }
+
+    /**
+     * Set once the server listens, before it answers anything.
+     */
+    void setPublicBaseUrl(String url)
+    {
+        this.publicBaseUrl = url + PREFIX;
+    }
+
+    /**
+     * Bytes of table files the server itself has sent (local warehouses); object-store files never pass through it.
+     */
+    public long fileBytesServed()
+    {
+        return fileBytesServed.get();
     }
 
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response)
             throws IOException
     {
+        String rawPath = request.getRequestURI();
+        boolean fileRequest = rawPath != null && rawPath.startsWith(PREFIX + "/files/");
+        // a file URL answers everything that is not a good signature alike
+        SharingException malformed = fileRequest
+                ? SharingException.forbidden("The file URL's signature does not match")
+                : SharingException.invalidParameter("Malformed percent-encoding or a repeated parameter in the request");
         try {
-            List<String> path = segments(request.getRequestURI());
-            if (!path.isEmpty() && path.getFirst().equals("files")) {
-                serveFile(path, request, response);
+            if (request.getContentLengthLong() > settings.maxRequestBodyBytes()) {
+                response.setHeader("Connection", "close");
+                throw new SharingException(413, SharingException.REQUEST_TOO_LARGE, "The request body is larger than %s bytes".formatted(settings.maxRequestBodyBytes()));
+            }
+            QueryParameters parameters = QueryParameters.parse(request.getQueryString(), malformed);
+            List<String> path = segments(rawPath, malformed);
+            if (fileRequest) {
+                serveFile(path, parameters, request, response);
                 return;
             }
             SharingConfig.Recipient recipient = authenticator.authenticate(request.getHeader("Authorization"));
-            route(recipient, path, request, response);
+            route(recipient, path, parameters, request, response);
         }
         catch (SharingException e) {
-            drainBody(request);
+            if (e.status() != 413) {
+                drainBody(request);
+            }
             writeError(response, e.status(), e.errorCode(), e.getMessage());
         }
         catch (LanceTableException e) {
@@ -87,18 +124,31 @@ public final class SharingServlet
             switch (e.kind()) {
                 case TABLE_NOT_FOUND, VERSION_NOT_FOUND, REF_NOT_FOUND -> writeError(response, 404, SharingException.RESOURCE_DOES_NOT_EXIST, "Version or table not found");
                 default -> {
-                    log.warn(e, "Cannot answer %s %s", request.getMethod(), request.getRequestURI());
+                    log.warn(e, "Cannot answer %s %s from %s", request.getMethod(), rawPath, clientAddress(request));
                     writeError(response, 500, SharingException.INTERNAL_ERROR, "The server cannot read the table (" + e.kind() + ")");
                 }
             }
         }
         catch (RuntimeException e) {
-            log.error(e, "Cannot answer %s %s", request.getMethod(), request.getRequestURI());
+            log.error(e, "Cannot answer %s %s from %s", request.getMethod(), rawPath, clientAddress(request));
             writeError(response, 500, SharingException.INTERNAL_ERROR, "Internal error");
         }
     }
 
-    private void route(SharingConfig.Recipient recipient, List<String> path, HttpServletRequest request, HttpServletResponse response)
+    /**
+     * The client's address for the log: the peer's, or what a trusted proxy's {@code Forwarded} header says. Airlift
+     * drops every {@code X-Forwarded-*} header on arrival, so no client can pass for another through them.
+     */
+    String clientAddress(HttpServletRequest request)
+    {
+        String peer = request.getRemoteAddr();
+        if (settings.trustedProxies().stream().noneMatch(block -> block.contains(peer))) {
+            return peer;
+        }
+        return ForwardedHeader.client(request.getHeader("Forwarded")).orElse(peer);
+    }
+
+    private void route(SharingConfig.Recipient recipient, List<String> path, QueryParameters parameters, HttpServletRequest request, HttpServletResponse response)
             throws IOException
     {
         int size = path.size();
@@ -111,7 +161,7 @@ public final class SharingServlet
                     .filter(share -> recipient.shares().contains(share.name()))
                     .map(share -> mapper.createObjectNode().put("name", share.name()))
                     .collect(ImmutableList.toImmutableList());
-            writeJson(response, page(items, request));
+            writeJson(response, page(items, parameters));
             return;
         }
         SharingConfig.Share share = share(recipient, path.get(1));
@@ -126,14 +176,14 @@ public final class SharingServlet
             requireGet(request);
             writeJson(response, page(share.schemas().stream()
                     .map(schema -> mapper.createObjectNode().put("name", schema.name()).put("share", share.name()))
-                    .collect(ImmutableList.toImmutableList()), request));
+                    .collect(ImmutableList.toImmutableList()), parameters));
             return;
         }
         if (size == 3 && path.get(2).equals("all-tables")) {
             requireGet(request);
             List<ObjectNode> items = new ArrayList<>();
             share.schemas().forEach(schema -> schema.tables().forEach(table -> items.add(tableItem(share, schema, table))));
-            writeJson(response, page(items, request));
+            writeJson(response, page(items, parameters));
             return;
         }
         if (size < 5 || !path.get(2).equals("schemas") || !path.get(4).equals("tables")) {
@@ -144,13 +194,14 @@ public final class SharingServlet
             requireGet(request);
             writeJson(response, page(schema.tables().stream()
                     .map(table -> tableItem(share, schema, table))
-                    .collect(ImmutableList.toImmutableList()), request));
+                    .collect(ImmutableList.toImmutableList()), parameters));
             return;
         }
         SharingConfig.Table tableConfig = schema.table(Names.table(path.get(5))).orElseThrow(() -> SharingException.notFound("Table not found"));
         if (size != 7) {
             throw SharingException.notFound("Not found");
         }
+        TableFileSystem fileSystem = warehouses.fileSystem(tableConfig.location());
         if (!LanceTable.isTable(fileSystem, tableConfig.location())) {
             // configured, but dropped or not written yet
             log.warn("Shared table %s.%s.%s has no Lance table at its location", share.name(), schema.name(), tableConfig.name());
@@ -164,15 +215,15 @@ public final class SharingServlet
                 if (!request.getMethod().equals("GET") && !request.getMethod().equals("HEAD")) {
                     throw unsupportedMethod(request);
                 }
-                long version = tables.version(table, parameter(request, "branch"), parameter(request, "tag"),
-                        Selectors.parseTimestamp(request.getParameter("startingTimestamp")));
+                long version = tables.version(table, parameters.nonEmpty("branch"), parameters.nonEmpty("tag"),
+                        Selectors.parseTimestamp(parameters.get("startingTimestamp")));
                 response.setStatus(200);
                 response.setHeader("Lance-Table-Version", Long.toString(version));
                 response.setContentLength(0);
             }
             case "versions" -> {
                 requireGet(request);
-                writeJson(response, tables.versions(table, parameter(request, "branch")));
+                writeJson(response, tables.versions(table, parameters.nonEmpty("branch")));
             }
             case "refs" -> {
                 requireGet(request);
@@ -182,10 +233,10 @@ public final class SharingServlet
                 requireGet(request);
                 Capabilities capabilities = Capabilities.parse(request.getHeader(Capabilities.HEADER));
                 Selectors selectors = new Selectors(
-                        Selectors.parseVersion(request.getParameter("version")),
-                        Selectors.parseTimestamp(request.getParameter("timestamp")),
-                        parameter(request, "tag"),
-                        parameter(request, "branch"));
+                        Selectors.parseVersion(parameters.get("version")),
+                        Selectors.parseTimestamp(parameters.get("timestamp")),
+                        parameters.nonEmpty("tag"),
+                        parameters.nonEmpty("branch"));
                 writeNdjson(response, tables.metadata(table, selectors, capabilities));
             }
             case "query" -> {
@@ -195,26 +246,36 @@ public final class SharingServlet
                 Capabilities capabilities = Capabilities.parse(request.getHeader(Capabilities.HEADER));
                 JsonNode body;
                 try (InputStream input = request.getInputStream()) {
-                    byte[] bytes = input.readNBytes(1 << 20);
+                    byte[] bytes = input.readNBytes((int) settings.maxRequestBodyBytes() + 1);
+                    if (bytes.length > settings.maxRequestBodyBytes()) {
+                        throw new SharingException(413, SharingException.REQUEST_TOO_LARGE, "The request body is larger than %s bytes".formatted(settings.maxRequestBodyBytes()));
+                    }
                     body = bytes.length == 0 ? null : mapper.readTree(bytes);
                 }
                 catch (IOException e) {
                     throw SharingException.invalidParameter("The query body is not valid JSON");
                 }
-                writeNdjson(response, tables.query(table, TableService.QueryRequest.parse(body), capabilities, baseUrl(request)));
+                writeNdjson(response, tables.query(table, TableService.QueryRequest.parse(body), capabilities, publicBaseUrl, urlDeadline(recipient)));
             }
             case "changes" -> {
                 requireGet(request);
                 Capabilities capabilities = Capabilities.parse(request.getHeader(Capabilities.HEADER));
                 writeNdjson(response, tables.changes(table,
-                        Selectors.parseVersion(request.getParameter("startingVersion")),
-                        Selectors.parseVersion(request.getParameter("endingVersion")),
-                        parameter(request, "branch"),
+                        Selectors.parseVersion(parameters.get("startingVersion")),
+                        Selectors.parseVersion(parameters.get("endingVersion")),
+                        parameters.nonEmpty("branch"),
                         capabilities,
-                        baseUrl(request)));
+                        publicBaseUrl,
+                        urlDeadline(recipient)));
             }
             default -> throw SharingException.notFound("Not found");
         }
+    }
+
+    // a URL never outlives its recipient
+    private static long urlDeadline(SharingConfig.Recipient recipient)
+    {
+        return recipient.expirationTime().map(Instant::toEpochMilli).orElse(Long.MAX_VALUE);
     }
 
     private SharingConfig.Share share(SharingConfig.Recipient recipient, String segment)
@@ -231,10 +292,10 @@ public final class SharingServlet
         return mapper.createObjectNode().put("name", table.name()).put("schema", schema.name()).put("share", share.name());
     }
 
-    private ObjectNode page(List<ObjectNode> items, HttpServletRequest request)
+    private ObjectNode page(List<ObjectNode> items, QueryParameters parameters)
     {
         int maxResults = MAX_LIST_RESULTS;
-        String maxText = request.getParameter("maxResults");
+        String maxText = parameters.get("maxResults");
         if (maxText != null) {
             try {
                 maxResults = Integer.parseInt(maxText.trim());
@@ -247,7 +308,7 @@ public final class SharingServlet
             }
         }
         int offset = 0;
-        String token = request.getParameter("pageToken");
+        String token = parameters.get("pageToken");
         if (token != null && !token.isEmpty()) {
             try {
                 String text = new String(Base64.getUrlDecoder().decode(token), UTF_8);
@@ -275,13 +336,13 @@ public final class SharingServlet
         return result;
     }
 
-    private void serveFile(List<String> path, HttpServletRequest request, HttpServletResponse response)
+    private void serveFile(List<String> path, QueryParameters parameters, HttpServletRequest request, HttpServletResponse response)
             throws IOException
     {
         if (!request.getMethod().equals("GET") && !request.getMethod().equals("HEAD")) {
             throw unsupportedMethod(request);
         }
-        if (path.size() != 5) {
+        if (path.size() != 5 || !path.getFirst().equals("files")) {
             throw SharingException.notFound("File not found");
         }
         String share = Names.share(path.get(1));
@@ -291,9 +352,9 @@ public final class SharingServlet
         if (!FileRegistry.isFileId(fileId)) {
             throw SharingException.notFound("File not found");
         }
-        String range = request.getParameter("range");
-        String expiresText = request.getParameter("expires");
-        String signature = request.getParameter("sig");
+        String range = parameters.get("range");
+        String expiresText = parameters.get("expires");
+        String signature = parameters.get("sig");
         if (range == null || expiresText == null || signature == null) {
             throw SharingException.forbidden("The file URL is not signed");
         }
@@ -358,6 +419,7 @@ public final class SharingServlet
                 }
                 output.write(buffer.array(), 0, read);
                 position += read;
+                fileBytesServed.addAndGet(read);
             }
         }
         catch (NoSuchFileException e) {
@@ -396,7 +458,7 @@ public final class SharingServlet
         }
     }
 
-    private static List<String> segments(String rawPath)
+    private static List<String> segments(String rawPath, SharingException malformed)
     {
         if (rawPath == null || !rawPath.startsWith(PREFIX + "/")) {
             throw SharingException.notFound("Not found");
@@ -411,15 +473,10 @@ public final class SharingServlet
                 segments.add(URLDecoder.decode(segment.replace("+", "%2B"), UTF_8));
             }
             catch (IllegalArgumentException e) {
-                throw SharingException.notFound("Not found");
+                throw malformed;
             }
         }
         return segments.build();
-    }
-
-    private static Optional<String> parameter(HttpServletRequest request, String name)
-    {
-        return Optional.ofNullable(request.getParameter(name)).filter(value -> !value.isEmpty());
     }
 
     private static void requireGet(HttpServletRequest request)
@@ -432,15 +489,6 @@ public final class SharingServlet
     private static SharingException unsupportedMethod(HttpServletRequest request)
     {
         return SharingException.unsupported("Method " + request.getMethod() + " is not supported here");
-    }
-
-    private static String baseUrl(HttpServletRequest request)
-    {
-        String host = request.getHeader("Host");
-        if (host == null || host.isEmpty()) {
-            host = request.getServerName() + ":" + request.getServerPort();
-        }
-        return request.getScheme() + "://" + host + PREFIX;
     }
 
     private void writeJson(HttpServletResponse response, JsonNode body)

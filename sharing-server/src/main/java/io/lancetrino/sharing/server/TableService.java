@@ -28,6 +28,7 @@ import io.lancetrino.metadata.schema.SchemaVersions;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.net.URLEncoder;
 import java.time.Clock;
 import java.time.Instant;
@@ -59,13 +60,15 @@ public final class TableService
     private final ObjectMapper mapper = new ObjectMapper();
     private final FileRegistry files;
     private final UrlSigner signer;
+    private final Warehouses warehouses;
     private final Tokens tokens;
     private final long urlLifetimeMillis;
     private final Clock clock;
     private final Cache<SchemaIdKey, Long> schemaIds = CacheBuilder.newBuilder().maximumSize(10_000).build();
 
-    public TableService(FileRegistry files, UrlSigner signer, long urlLifetimeSeconds, Clock clock)
+    public TableService(FileRegistry files, UrlSigner signer, Warehouses warehouses, long urlLifetimeSeconds, Clock clock)
     {
+        this.warehouses = requireNonNull(warehouses, "warehouses is null");
         this.files = requireNonNull(files, "files is null");
         this.signer = requireNonNull(signer, "signer is null");
         this.tokens = new Tokens(signer);
@@ -206,7 +209,10 @@ public final class TableService
         }
     }
 
-    public List<JsonNode> query(SharedTable table, QueryRequest request, Capabilities capabilities, String baseUrl)
+    /**
+     * @param urlDeadline epoch milliseconds no URL may outlive (the recipient's expiration)
+     */
+    public List<JsonNode> query(SharedTable table, QueryRequest request, Capabilities capabilities, String baseUrl, long urlDeadline)
     {
         String tableKey = table.share() + "/" + table.schema() + "/" + table.name();
         String binding = request.selectors().canonical() + ";limit=" + (request.limitHint().isPresent() ? request.limitHint().getAsLong() : "");
@@ -234,7 +240,7 @@ public final class TableService
         }
         checkFeatures(snapshot, capabilities);
 
-        long expires = clock.millis() + urlLifetimeMillis;
+        long expires = urlExpiration(urlDeadline);
         List<JsonNode> lines = new ArrayList<>();
         lines.add(protocolLine(snapshot));
         lines.add(metaDataLine(table, snapshot));
@@ -265,6 +271,11 @@ public final class TableService
         return lines;
     }
 
+    private long urlExpiration(long urlDeadline)
+    {
+        return Math.min(clock.millis() + urlLifetimeMillis, urlDeadline);
+    }
+
     private ObjectNode pin(String tableKey, String binding, TableSnapshot snapshot)
     {
         ObjectNode payload = mapper.createObjectNode()
@@ -282,7 +293,7 @@ public final class TableService
         return table.version(branch, token.path("version").asLong());
     }
 
-    public List<JsonNode> changes(SharedTable table, OptionalLong startingVersion, OptionalLong endingVersion, Optional<String> branch, Capabilities capabilities, String baseUrl)
+    public List<JsonNode> changes(SharedTable table, OptionalLong startingVersion, OptionalLong endingVersion, Optional<String> branch, Capabilities capabilities, String baseUrl, long urlDeadline)
     {
         if (startingVersion.isEmpty()) {
             throw SharingException.invalidParameter("startingVersion is required");
@@ -305,7 +316,7 @@ public final class TableService
         }
         checkFeatures(ending, capabilities);
 
-        long expires = clock.millis() + urlLifetimeMillis;
+        long expires = urlExpiration(urlDeadline);
         List<JsonNode> lines = new ArrayList<>();
         lines.add(protocolLine(ending));
         lines.add(metaDataLine(table, ending));
@@ -479,6 +490,11 @@ public final class TableService
             catch (IOException e) {
                 throw new UncheckedIOException("Cannot read the size of a file of table " + table.share() + "." + table.schema() + "." + table.name(), e);
             }
+        }
+        Optional<URI> preSigned = warehouses.preSignedUrl(location, Math.max(1000, expires - clock.millis()));
+        if (preSigned.isPresent()) {
+            // the store serves it; the id only has to be stable
+            return mapper.createObjectNode().put("id", FileRegistry.fileId(location)).put("url", preSigned.get().toString()).put("size", size);
         }
         String fileId = FileRegistry.fileId(location);
         files.register(table.share(), table.schema(), table.name(), fileId, new FileRegistry.SharedFile(location, size));

@@ -19,7 +19,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 final class TestSharingConfig
 {
     private static final String KEY = "0f".repeat(32);
-    private static final String TOKEN = "a-long-enough-token-1234";
+    private static final String TOKEN = "a-long-enough-token-1234-abcdefghijklmnopqrstuvwxyz";
 
     @Test
     void testValidConfig(@TempDir Path dir)
@@ -65,11 +65,13 @@ final class TestSharingConfig
         assertInvalid(dir, "{\"signingKey\": \"%s\", \"warehouse\": \"/w\", \"shares\": [{\"name\": \"s\", \"schemas\": [{\"name\": \"a\", \"tables\": [{\"name\": \"t\", \"table\": \"../t\"}]}]}]}".formatted(KEY),
                 "'table' must be <schema>.<table>");
         assertInvalid(dir, "{\"signingKey\": \"%s\", \"shares\": [{\"name\": \"s\", \"schemas\": [{\"name\": \"a\", \"tables\": [{\"name\": \"t\", \"location\": \"rel/t.lance\"}]}]}]}".formatted(KEY),
-                "must be an absolute path");
+                "must be an absolute path or an object-store URI");
         assertInvalid(dir, "{\"signingKey\": \"%s\", \"shares\": [{\"name\": \"s\"}, {\"name\": \"S\"}]}".formatted(KEY), "share 's' is defined twice");
         assertInvalid(dir, "{\"signingKey\": \"%s\", \"recipients\": [{\"name\": \"p\", \"bearerToken\": \"%s\", \"expirationTime\": \"tomorrow\"}]}".formatted(KEY, TOKEN),
                 "expirationTime 'tomorrow' is not an ISO-8601 instant");
-        assertInvalid(dir, "{\"signingKey\": \"%s\", \"recipients\": [{\"name\": \"p\", \"bearerToken\": \"short\"}]}".formatted(KEY), "at least 16 characters");
+        assertInvalid(dir, "{\"signingKey\": \"%s\", \"recipients\": [{\"name\": \"p\", \"bearerToken\": \"short\"}]}".formatted(KEY), "openssl rand -base64 32");
+        // 48 hex digits hold 192 bits
+        assertInvalid(dir, "{\"signingKey\": \"%s\", \"recipients\": [{\"name\": \"p\", \"bearerToken\": \"%s\"}]}".formatted(KEY, "0123456789abcdef".repeat(3)), "at least 256 random bits");
         assertInvalid(dir, "{\"signingKey\": \"%s\", \"shres\": []}".formatted(KEY), "unknown key 'shres'");
         assertInvalid(dir, "{\"signingKey\": \"%s\", \"urlLifetimeSeconds\": 0}".formatted(KEY), "urlLifetimeSeconds must be between 1 and 604800");
     }

@@ -1,6 +1,7 @@
 package io.lancetrino.split.fs;
 
 import com.google.inject.Inject;
+import io.lancetrino.filesystem.TrinoTableFileSystem;
 import io.lancetrino.metadata.fs.LocalTableFileSystem;
 import io.lancetrino.metadata.fs.TableFileSystem;
 import io.lancetrino.split.LanceConfig;

@@ -1,4 +1,4 @@
-package io.lancetrino.split.fs;
+package io.lancetrino.filesystem;
 
 import com.google.common.collect.ImmutableList;
 import io.lancetrino.metadata.fs.ExclusiveCreateUnsupportedException;
