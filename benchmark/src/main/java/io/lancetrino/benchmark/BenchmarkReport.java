@@ -165,10 +165,20 @@ public record BenchmarkReport(
         sharing.ifPresent(load -> {
             out.append("\n| sharing load (%d recipients at once, each its own catalog and token; orders: filtered sums, point lookups, a grouped count) | queries | queries/s | p50 s | p99 s | errors | wrong results |%n".formatted(load.shared().threads()));
             out.append("|---|---:|---:|---:|---:|---:|---:|\n");
-            for (SharingLoad.Run run : List.of(load.shared(), load.local())) {
-                out.append("| %s (%.0f s) | %,d | %.1f | %.3f | %.3f | %,d | %,d |%n".formatted(run == load.shared() ? "recipient catalogs over the sharing server" : "the owner's catalog, same threads and queries",
+            for (SharingLoad.Run run : List.of(load.shared(), load.objectStoreShared(), load.local())) {
+                String label = run == load.shared() ? "recipient catalogs over the sharing server, local-disk warehouse"
+                        : run == load.objectStoreShared() ? "recipient catalogs over the sharing server, S3-compatible warehouse (pre-signed URLs)"
+                        : "the owner's catalog (local disk), same threads and queries";
+                out.append("| %s (%.0f s) | %,d | %.1f | %.3f | %.3f | %,d | %,d |%n".formatted(label,
                         run.seconds(), run.queries(), run.queriesPerSecond(), run.p50Seconds(), run.p99Seconds(), run.errors(), run.wrongResults()));
                 run.firstErrors().forEach(error -> out.append("\nError: ").append(error).append('\n'));
+            }
+            out.append("\n| sharing server during the load | queries/s of the recipients | server CPU s | server CPU ms per query | table-file bytes the server sent |%n|---|---:|---:|---:|---:|%n".formatted());
+            for (boolean objectStore : new boolean[] {false, true}) {
+                SharingLoad.Run run = objectStore ? load.objectStoreShared() : load.shared();
+                SharingLoad.ServerCost cost = objectStore ? load.objectStoreServer() : load.sharedServer();
+                out.append("| %s | %.1f | %.1f | %.2f | %,d |%n".formatted(objectStore ? "S3-compatible warehouse" : "local-disk warehouse",
+                        run.queriesPerSecond(), cost.cpuSeconds(), run.queries() == 0 ? 0 : cost.cpuSeconds() * 1000 / run.queries(), cost.fileBytesServed()));
             }
             out.append("\nEach recipient catalog ran one query before the load (its first, median %.3f s: it fetches the manifest, file footers and listings).%n".formatted(load.firstQuerySeconds()));
         });

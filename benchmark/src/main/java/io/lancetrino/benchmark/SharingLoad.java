@@ -8,6 +8,7 @@ import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
 import io.trino.testing.QueryRunner;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
@@ -40,7 +41,15 @@ public final class SharingLoad
      * @param firstQuerySeconds median time of each recipient catalog's first query, run one after another before the
      * load: it fetches the version's manifest, the file footers and the version and ref listings the first time
      */
-    public record Result(Run shared, Run local, double firstQuerySeconds) {}
+    public record Result(Run shared, Run local, double firstQuerySeconds, ServerCost sharedServer, Run objectStoreShared, ServerCost objectStoreServer) {}
+
+    /**
+     * What the sharing server itself spent during a run.
+     *
+     * @param cpuSeconds CPU time of its request threads (protocol answers and file bodies)
+     * @param fileBytesServed bytes of table files it sent itself (zero when the store serves them)
+     */
+    public record ServerCost(double cpuSeconds, long fileBytesServed) {}
 
     /**
      * @param p99Seconds 99th percentile of query latency over all threads
@@ -63,22 +72,48 @@ public final class SharingLoad
         for (int i = 0; i < recipients; i++) {
             tokens.put("recipient" + i, randomHex(32));
         }
+        List<String> queries = queries();
+        Session owner = BenchmarkEnvironment.session("lance", BenchmarkEnvironment.SCHEMA);
+        Map<String, List<MaterializedRow>> expected = new LinkedHashMap<>();
+        for (String query : queries) {
+            expected.put(query, runner.execute(owner, query).getMaterializedRows());
+        }
+        Run local = run(runner, Collections.nCopies(tokens.size(), "lance"), BenchmarkEnvironment.SCHEMA, queries, expected, seconds);
+
         Path config = directory.resolve("shares.json");
-        Files.writeString(config, serverConfig(environment.lanceWarehouse(), tokens));
+        Files.writeString(config, serverConfig(environment.lanceWarehouse().toAbsolutePath().toString(), "", tokens));
+        SharedRun disk = sharedRun(runner, config, directory, "share_", tokens, queries, expected, seconds);
+
+        // the same table on an S3-compatible store, copied as it is: file URLs become the store's pre-signed URLs
+        Path storeDirectory = Files.createDirectories(directory.resolve("s3"));
+        try (BenchmarkObjectStore store = BenchmarkObjectStore.start(storeDirectory)) {
+            Path table = environment.lanceWarehouse().resolve(BenchmarkEnvironment.SCHEMA).resolve("orders.lance");
+            Path copy = store.bucket("bench").resolve("warehouse").resolve(BenchmarkEnvironment.SCHEMA).resolve("orders.lance");
+            copyTree(table, copy);
+            String storage = store.properties().entrySet().stream()
+                    .map(entry -> "\"%s\": \"%s\"".formatted(entry.getKey(), entry.getValue()))
+                    .collect(java.util.stream.Collectors.joining(", "));
+            Path storeConfig = storeDirectory.resolve("shares.json");
+            Files.writeString(storeConfig, serverConfig("s3://bench/warehouse", "\"storage\": {%s},".formatted(storage), tokens));
+            SharedRun objectStore = sharedRun(runner, storeConfig, storeDirectory, "share_s3_", tokens, queries, expected, seconds);
+            return new Result(disk.run(), local, disk.firstQuerySeconds(), disk.cost(), objectStore.run(), objectStore.cost());
+        }
+    }
+
+    private record SharedRun(Run run, double firstQuerySeconds, ServerCost cost) {}
+
+    private static SharedRun sharedRun(QueryRunner runner, Path config, Path directory, String catalogPrefix, Map<String, String> tokens, List<String> queries,
+            Map<String, List<MaterializedRow>> expected, double seconds)
+            throws Exception
+    {
         try (LanceSharingServer server = LanceSharingServer.start(config, 0)) {
             List<String> catalogs = new ArrayList<>();
             for (Map.Entry<String, String> recipient : tokens.entrySet()) {
                 Path profile = directory.resolve(recipient.getKey() + ".share");
                 Files.writeString(profile, "{\"shareCredentialsVersion\": 1, \"endpoint\": \"%s\", \"bearerToken\": \"%s\"}".formatted(server.endpoint(), recipient.getValue()));
-                String catalog = "share_" + recipient.getKey();
+                String catalog = catalogPrefix + recipient.getKey();
                 runner.createCatalog(catalog, "lance", ImmutableMap.of("lance.sharing.profile", profile.toString()));
                 catalogs.add(catalog);
-            }
-            List<String> queries = queries();
-            Session owner = BenchmarkEnvironment.session("lance", BenchmarkEnvironment.SCHEMA);
-            Map<String, List<MaterializedRow>> expected = new LinkedHashMap<>();
-            for (String query : queries) {
-                expected.put(query, runner.execute(owner, query).getMaterializedRows());
             }
             List<Double> firstQueries = new ArrayList<>();
             for (String catalog : catalogs) {
@@ -86,9 +121,28 @@ public final class SharingLoad
                 runner.execute(BenchmarkEnvironment.session(catalog, SHARED_SCHEMA), queries.getFirst());
                 firstQueries.add((System.nanoTime() - start) / 1e9);
             }
-            Run local = run(runner, Collections.nCopies(catalogs.size(), "lance"), BenchmarkEnvironment.SCHEMA, queries, expected, seconds);
-            Run shared = run(runner, catalogs, SHARED_SCHEMA, queries, expected, seconds);
-            return new Result(shared, local, Measurements.median(firstQueries));
+            long cpuBefore = server.requestCpuNanos();
+            long bytesBefore = server.fileBytesServed();
+            Run run = run(runner, catalogs, SHARED_SCHEMA, queries, expected, seconds);
+            ServerCost cost = new ServerCost((server.requestCpuNanos() - cpuBefore) / 1e9, server.fileBytesServed() - bytesBefore);
+            System.out.printf("sharing server during %s...: %.1f CPU s, %,d file bytes served%n", catalogs.getFirst(), cost.cpuSeconds(), cost.fileBytesServed());
+            return new SharedRun(run, Measurements.median(firstQueries), cost);
+        }
+    }
+
+    private static void copyTree(Path source, Path target)
+            throws IOException
+    {
+        try (var paths = Files.walk(source)) {
+            for (Path path : (Iterable<Path>) paths::iterator) {
+                Path destination = target.resolve(source.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(destination);
+                }
+                else {
+                    Files.copy(path, destination, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
         }
     }
 
@@ -152,7 +206,7 @@ public final class SharingLoad
         return queries.build();
     }
 
-    private static String serverConfig(Path warehouse, Map<String, String> tokens)
+    private static String serverConfig(String warehouse, String storage, Map<String, String> tokens)
     {
         StringBuilder recipients = new StringBuilder();
         for (Map.Entry<String, String> recipient : tokens.entrySet()) {
@@ -160,11 +214,11 @@ public final class SharingLoad
                     .append("{\"name\": \"%s\", \"bearerToken\": \"%s\", \"shares\": [\"bench\"]}".formatted(recipient.getKey(), recipient.getValue()));
         }
         return """
-                {"warehouse": "%s", "signingKey": "%s",
+                {"warehouse": "%s", "signingKey": "%s", %s
                  "shares": [{"name": "bench", "schemas": [{"name": "tpch", "tables": [
                     {"name": "orders", "table": "%s.orders"}]}]}],
                  "recipients": [%s]}
-                """.formatted(warehouse.toAbsolutePath(), randomHex(32), BenchmarkEnvironment.SCHEMA, recipients);
+                """.formatted(warehouse, randomHex(32), storage, BenchmarkEnvironment.SCHEMA, recipients);
     }
 
     private static double percentile(List<Long> sortedNanos, double fraction)

@@ -142,7 +142,10 @@ class TestBenchmarkSmoke
 
         // 32 recipients at once, each through its own catalog and token: every answer right
         SharingLoad.Result sharing = report.sharing().orElseThrow();
-        for (SharingLoad.Run run : List.of(sharing.shared(), sharing.local())) {
+        // on the object store the server sends no table byte: recipients read the store's pre-signed URLs
+        assertThat(sharing.objectStoreServer().fileBytesServed()).isZero();
+        assertThat(sharing.sharedServer().fileBytesServed()).isPositive();
+        for (SharingLoad.Run run : List.of(sharing.shared(), sharing.objectStoreShared(), sharing.local())) {
             assertThat(run.threads()).isEqualTo(32);
             assertThat(run.errors()).as("errors: %s", run.firstErrors()).isZero();
             assertThat(run.wrongResults()).isZero();

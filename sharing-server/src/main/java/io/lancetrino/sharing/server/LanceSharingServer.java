@@ -160,6 +160,14 @@ public final class LanceSharingServer
         return servlet.fileBytesServed();
     }
 
+    /**
+     * CPU time spent answering requests (protocol answers and streamed local files).
+     */
+    public long requestCpuNanos()
+    {
+        return servlet.requestCpuNanos();
+    }
+
     @Override
     public void close()
     {

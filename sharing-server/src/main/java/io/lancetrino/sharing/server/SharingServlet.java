@@ -18,6 +18,8 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.net.URLDecoder;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -45,6 +47,7 @@ public final class SharingServlet
     private static final String NDJSON = "application/x-ndjson; charset=utf-8";
     private static final String JSON = "application/json; charset=utf-8";
     private static final Logger log = Logger.get(SharingServlet.class);
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     private final SharingConfig config;
     private final Authenticator authenticator;
@@ -59,6 +62,7 @@ public final class SharingServlet
     // every URL the server writes starts here: the configured public URL, else the server's own; never the Host header
     private volatile String publicBaseUrl;
     private final AtomicLong fileBytesServed = new AtomicLong();
+    private final AtomicLong requestCpuNanos = new AtomicLong();
 
     public SharingServlet(SharingConfig config, Warehouses warehouses, Clock clock)
     {
@@ -88,8 +92,28 @@ public final class SharingServlet
         return fileBytesServed.get();
     }
 
+    /**
+     * CPU time the server's request threads spent answering requests, for the benchmark.
+     */
+    public long requestCpuNanos()
+    {
+        return requestCpuNanos.get();
+    }
+
     @Override
     protected void service(HttpServletRequest request, HttpServletResponse response)
+            throws IOException
+    {
+        long cpuStart = THREADS.getCurrentThreadCpuTime();
+        try {
+            answer(request, response);
+        }
+        finally {
+            requestCpuNanos.addAndGet(THREADS.getCurrentThreadCpuTime() - cpuStart);
+        }
+    }
+
+    private void answer(HttpServletRequest request, HttpServletResponse response)
             throws IOException
     {
         String rawPath = request.getRequestURI();
