@@ -68,6 +68,8 @@ final class TestLanceRefProcedures
         assertQueryFails("CALL lance.system.create_tag('prod', 'tagged', 'old', '99')", ".*Table prod.tagged has no version 99 on main; versions are 1 to 3.*");
         assertQueryFails("CALL lance.system.create_tag('prod', 'tagged', 'x', 'nobranch')", ".*Table prod.tagged has no tag or branch 'nobranch'.*");
         assertQueryFails("CALL lance.system.create_tag('prod', 'tagged', 'bad/name', '1')", ".*Invalid tag name 'bad/name' for table prod.tagged.*");
+        assertQueryFails("CALL lance.system.create_tag('prod', 'tagged', '', '1')", ".*Argument TAG is empty.*");
+        assertQueryFails("CALL lance.system.create_tag('prod', 'tagged', NULL, '1')", ".*Argument TAG must be given.*");
         assertQueryFails("CALL lance.system.drop_tag('prod', 'tagged', 'missing')", ".*Table prod.tagged has no tag 'missing'.*");
         assertQueryFails("CALL lance.system.move_tag('prod', 'tagged', 'missing', '1')", ".*Table prod.tagged has no tag 'missing'.*");
         assertQueryFails("CALL lance.system.create_tag('prod', 'nosuchtable', 'x', '1')", ".*Table 'prod.nosuchtable' not found.*");
@@ -102,6 +104,8 @@ final class TestLanceRefProcedures
         assertQueryFails("ALTER TABLE errors EXECUTE merge_branch(source => 'dev', target => 'nope')", ".*Branch 'nope' does not exist in table prod.errors.*");
         assertQueryFails("ALTER TABLE errors EXECUTE merge_branch(source => 'dev', on_conflict => 'maybe')", ".*on_conflict must be 'fail', 'source_wins' or 'target_wins', not 'maybe'.*");
         assertQueryFails("ALTER TABLE errors EXECUTE merge_branch()", ".*merge_branch on table prod.errors needs source.*");
+        assertQueryFails("ALTER TABLE errors EXECUTE merge_branch(source => 'main', target => 'main')", ".*Cannot merge branch 'main' of table prod.errors into itself.*");
+        assertQueryFails("ALTER TABLE errors EXECUTE merge_branch(source => 'dev', target => 'dev')", ".*Cannot merge branch 'dev' of table prod.errors into itself.*");
         // nothing above changed main
         assertQuery("SELECT count(*) FROM errors", "VALUES 20");
         assertQuery("SELECT count(*) FROM \"errors$versions\"", "VALUES 3");

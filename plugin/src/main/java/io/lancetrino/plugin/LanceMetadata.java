@@ -421,15 +421,14 @@ public final class LanceMetadata
         if (saveMode == SaveMode.IGNORE && catalog.openTable(session.getIdentity(), tableMetadata.getTable()).isPresent()) {
             return;
         }
-        LanceWritableTableHandle handle = writes.beginCreate(session, tableMetadata, saveMode == SaveMode.REPLACE);
+        LanceWritableTableHandle handle = writes.beginCreate(session, tableMetadata, saveMode == SaveMode.REPLACE, false);
         writes.finishCreate(session, handle, List.of(), saveMode == SaveMode.REPLACE ? "CREATE OR REPLACE TABLE" : "CREATE TABLE");
     }
 
     @Override
     public ConnectorOutputTableHandle beginCreateTable(ConnectorSession session, ConnectorTableMetadata tableMetadata, Optional<ConnectorTableLayout> layout, RetryMode retryMode, boolean replace)
     {
-        checkNoRetries(retryMode);
-        return writes.beginCreate(session, tableMetadata, replace);
+        return writes.beginCreate(session, tableMetadata, replace, retryMode != RetryMode.NO_RETRIES);
     }
 
     @Override
@@ -443,8 +442,7 @@ public final class LanceMetadata
     @Override
     public ConnectorInsertTableHandle beginInsert(ConnectorSession session, ConnectorTableHandle tableHandle, List<ColumnHandle> columns, RetryMode retryMode)
     {
-        checkNoRetries(retryMode);
-        return writes.beginInsert(session, (LanceTableHandle) tableHandle);
+        return writes.beginInsert(session, (LanceTableHandle) tableHandle, retryMode != RetryMode.NO_RETRIES);
     }
 
     @Override
@@ -469,10 +467,9 @@ public final class LanceMetadata
     @Override
     public ConnectorMergeTableHandle beginMerge(ConnectorSession session, ConnectorTableHandle tableHandle, Map<Integer, Collection<ColumnHandle>> updateCaseColumns, RetryMode retryMode)
     {
-        checkNoRetries(retryMode);
         LanceTableHandle table = (LanceTableHandle) tableHandle;
         RowChangeStatement statement = RowChangeStatement.infer(updateCaseColumns.keySet(), dataColumnMetadataRead.contains(TableKey.of(table)));
-        return new LanceMergeTableHandle(table, writes.beginInsert(session, table), statement);
+        return new LanceMergeTableHandle(table, writes.beginInsert(session, table, retryMode != RetryMode.NO_RETRIES), statement);
     }
 
     @Override
@@ -581,13 +578,6 @@ public final class LanceMetadata
     {
         LanceTableExecuteHandle handle = (LanceTableExecuteHandle) tableExecuteHandle;
         return tableProcedures.get(handle.procedure()).execute(session, handle);
-    }
-
-    private static void checkNoRetries(RetryMode retryMode)
-    {
-        if (retryMode != RetryMode.NO_RETRIES) {
-            throw new TrinoException(NOT_SUPPORTED, "This connector does not support query retries");
-        }
     }
 
     @Override

@@ -39,6 +39,11 @@ public final class LanceSessionProperties
                         LanceFileReaderType.class,
                         config.getFileReader(),
                         false),
+                durationProperty(
+                        LanceSplitManager.DYNAMIC_FILTERING_WAIT_TIMEOUT_PROPERTY,
+                        "How long a scan waits for a join's dynamic filter before it plans its splits",
+                        config.getDynamicFilteringWaitTimeout(),
+                        false),
                 booleanProperty(
                         LanceSplitManager.USE_SCALAR_INDEX_PROPERTY,
                         "Answer filters from the table's scalar indexes (btree, bitmap, zonemap) where they cover the fragments; false scans",

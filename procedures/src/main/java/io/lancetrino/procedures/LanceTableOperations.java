@@ -65,8 +65,11 @@ final class LanceTableOperations
 
     static String required(String value, String argument)
     {
-        if (value == null || value.isBlank()) {
+        if (value == null) {
             throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Argument %s must be given".formatted(argument));
+        }
+        if (value.isBlank()) {
+            throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Argument %s is empty".formatted(argument));
         }
         return value;
     }

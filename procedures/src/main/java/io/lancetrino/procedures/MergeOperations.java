@@ -77,6 +77,9 @@ public final class MergeOperations
             return switch (source) {
                 case Source.Branch branch -> {
                     TableSnapshot sourceSnapshot = LanceTableOperations.resolve(table, Optional.of(branch.ref()));
+                    if (sourceSnapshot.branch().equals(targetHead.branch())) {
+                        throw new TrinoException(INVALID_PROCEDURE_ARGUMENT, "Cannot merge branch '%s' of table %s into itself".formatted(targetHead.branch().orElse(RefResolver.MAIN), name));
+                    }
                     MergeBase base = MergeBases.forBranches(table, sourceSnapshot, targetHead);
                     yield new BranchMerge(tables.committer()).merge(table, targetHead, table, sourceSnapshot, "'" + branch.ref() + "'",
                             MergeRecords.branchSource(sourceSnapshot.branch()), base, policy, dryRun, false, properties);

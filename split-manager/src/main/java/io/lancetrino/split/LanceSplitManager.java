@@ -55,6 +55,8 @@ public final class LanceSplitManager
     private final LanceTables tables;
     private final ScalarIndexLookup indexLookup;
     private final int maxSplitRows;
+    public static final String DYNAMIC_FILTERING_WAIT_TIMEOUT_PROPERTY = "dynamic_filtering_wait_timeout";
+
     private final long dynamicFilteringWaitMillis;
 
     public LanceSplitManager(LanceTables tables, LanceConfig config)
@@ -103,7 +105,7 @@ public final class LanceSplitManager
             throw LanceErrorCode.toTrinoException(e);
         }
         PlannedSplits planned = planSplits(handle, snapshot, selection);
-        return new LanceSplitSource(planned.splits(), dynamicFilterColumns.isEmpty() ? 0 : dynamicFilteringWaitMillis, planned.metrics());
+        return new LanceSplitSource(planned.splits(), dynamicFilterColumns.isEmpty() ? 0 : dynamicFilteringWaitMillis(session), planned.metrics());
     }
 
     /**
@@ -296,6 +298,17 @@ public final class LanceSplitManager
             else {
                 collectPacked(field.children(), stored, parentsHaveColumns, packed);
             }
+        }
+    }
+
+    // the session's value where the catalog has the property (tests build the split manager without it)
+    private long dynamicFilteringWaitMillis(ConnectorSession session)
+    {
+        try {
+            return session.getProperty(DYNAMIC_FILTERING_WAIT_TIMEOUT_PROPERTY, io.airlift.units.Duration.class).toMillis();
+        }
+        catch (RuntimeException e) {
+            return dynamicFilteringWaitMillis;
         }
     }
 }

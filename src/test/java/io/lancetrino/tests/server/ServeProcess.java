@@ -62,10 +62,20 @@ public final class ServeProcess
     public static ServeProcess start(Path serverDirectory, Path warehouse, Path sandbox, long timeout, TimeUnit unit)
             throws IOException, InterruptedException, TimeoutException
     {
-        int port = freePort();
+        return start(serverDirectory, warehouse, sandbox, 0, timeout, unit);
+    }
+
+    /**
+     * With {@code workers} above 0, {@code bin/serve --workers}: a coordinator and that many worker processes.
+     */
+    public static ServeProcess start(Path serverDirectory, Path warehouse, Path sandbox, int workers, long timeout, TimeUnit unit)
+            throws IOException, InterruptedException, TimeoutException
+    {
+        int port = freePorts(workers + 1);
         Process process = new ProcessBuilder(ImmutableList.of(
                 "bash", projectRoot().resolve("bin/serve").toString(),
                 "--port", String.valueOf(port),
+                "--workers", String.valueOf(workers),
                 "--warehouse", warehouse.toString(),
                 "--sandbox", sandbox.toString(),
                 "--server-dir", serverDirectory.toString(),
@@ -170,11 +180,42 @@ public final class ServeProcess
         process.destroyForcibly();
     }
 
-    private static int freePort()
+    /**
+     * The worker processes' JVMs, by node id ({@code serve-worker-1}, ...).
+     */
+    public Optional<ProcessHandle> workerJvm(int worker)
+    {
+        String nodeId = "-Dnode.id=serve-worker-" + worker;
+        return process.children()
+                .filter(child -> child.info().arguments().map(arguments -> List.of(arguments).contains(nodeId)).orElse(false))
+                .findFirst();
+    }
+
+    // the first of `count` consecutive free ports: bin/serve gives worker i the coordinator's port + i
+    private static int freePorts(int count)
             throws IOException
     {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
+        for (int attempt = 0; attempt < 50; attempt++) {
+            int first;
+            try (ServerSocket socket = new ServerSocket(0)) {
+                first = socket.getLocalPort();
+            }
+            if (first + count > 65535) {
+                continue;
+            }
+            boolean free = true;
+            for (int port = first + 1; port < first + count && free; port++) {
+                try (ServerSocket _ = new ServerSocket(port)) {
+                    // free
+                }
+                catch (IOException e) {
+                    free = false;
+                }
+            }
+            if (free) {
+                return first;
+            }
         }
+        throw new IOException("No %s consecutive free ports".formatted(count));
     }
 }

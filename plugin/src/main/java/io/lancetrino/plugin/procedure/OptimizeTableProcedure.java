@@ -151,7 +151,7 @@ public final class OptimizeTableProcedure
                 int added = 0;
                 for (CompactionPlan.Group group : plan.groups()) {
                     try (BufferAllocator writeAllocator = allocator.newChildAllocator("optimize-write", 0, allocator.getLimit())) {
-                        LanceFileSink sink = LanceFileSink.create(table.fileSystem(), catalog.storageOptions(table.root()), snapshot.datasetLocation(), fields, typeManager, fileFormatVersion, maxRowsPerFile, writeAllocator);
+                        LanceFileSink sink = LanceFileSink.create(table.fileSystem(), catalog.storageOptions(table.root()), snapshot.datasetLocation(), fields, typeManager, fileFormatVersion, maxRowsPerFile, session.getQueryId(), writeAllocator);
                         sinks.add(sink);
                         List<DataFragment> written;
                         try {

@@ -43,6 +43,7 @@ public final class LanceFileSink
     private final String fileFormatVersion;
     private final List<Integer> storedFieldIds;
     private final int maxRowsPerFile;
+    private final String queryId;
     private final BufferAllocator allocator;
 
     private final List<DataFragment> fragments = new ArrayList<>();
@@ -56,16 +57,17 @@ public final class LanceFileSink
      * A sink for pages holding one block per field of {@code fields}, in order, written under
      * {@code datasetLocation/data}; the caller closes the allocator after {@link #finish} or {@link #abort}.
      */
-    public static LanceFileSink create(TableFileSystem fileSystem, Map<String, String> storageOptions, String datasetLocation, List<LanceField> fields, TypeManager typeManager, String fileFormatVersion, int maxRowsPerFile, BufferAllocator allocator)
+    public static LanceFileSink create(TableFileSystem fileSystem, Map<String, String> storageOptions, String datasetLocation, List<LanceField> fields, TypeManager typeManager, String fileFormatVersion, int maxRowsPerFile, String queryId, BufferAllocator allocator)
     {
         List<Type> types = fields.stream()
                 .map(field -> TrinoTypes.toTrinoType(field, typeManager).orElseThrow(() -> new IllegalArgumentException("Field %s has no Trino type".formatted(field.name()))))
                 .collect(toImmutableList());
-        return new LanceFileSink(fileSystem, storageOptions, datasetLocation, fields, types, fileFormatVersion, maxRowsPerFile, allocator);
+        return new LanceFileSink(fileSystem, storageOptions, datasetLocation, fields, types, fileFormatVersion, maxRowsPerFile, queryId, allocator);
     }
 
-    private LanceFileSink(TableFileSystem fileSystem, Map<String, String> storageOptions, String datasetLocation, List<LanceField> fields, List<Type> types, String fileFormatVersion, int maxRowsPerFile, BufferAllocator allocator)
+    private LanceFileSink(TableFileSystem fileSystem, Map<String, String> storageOptions, String datasetLocation, List<LanceField> fields, List<Type> types, String fileFormatVersion, int maxRowsPerFile, String queryId, BufferAllocator allocator)
     {
+        this.queryId = requireNonNull(queryId, "queryId is null");
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.storageOptions = ImmutableMap.copyOf(requireNonNull(storageOptions, "storageOptions is null"));
         this.dataDirectory = TableFileSystem.join(datasetLocation, "data");
@@ -144,7 +146,7 @@ public final class LanceFileSink
 
     private void openFile()
     {
-        currentName = DataFileNames.next();
+        currentName = DataFileNames.next(queryId);
         currentRows = 0;
         String location = TableFileSystem.join(dataDirectory, currentName);
         try {

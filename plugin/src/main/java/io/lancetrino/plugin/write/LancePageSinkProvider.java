@@ -72,6 +72,7 @@ public final class LancePageSinkProvider
                 typeManager,
                 handle.fileFormatVersion(),
                 handle.maxRowsPerFile(),
+                session.getQueryId(),
                 allocator);
     }
 

@@ -17,6 +17,8 @@ import static java.util.Objects.requireNonNull;
  * @param readVersion the version the write is based on; 0 for a new table
  * @param fields the table's top-level fields in the order of the columns Trino writes
  * @param newTable the manifest fields of a table created by this write, in protobuf form; empty for INSERT
+ * @param retries whether Trino may retry the writing tasks or the query (fault-tolerant execution): then the commit
+ * removes the files of attempts whose output it did not receive
  */
 public record LanceWritableTableHandle(
         SchemaTableName schemaTableName,
@@ -26,7 +28,8 @@ public record LanceWritableTableHandle(
         List<LanceField> fields,
         String fileFormatVersion,
         int maxRowsPerFile,
-        Optional<NewTable> newTable)
+        Optional<NewTable> newTable,
+        boolean retries)
         implements ConnectorOutputTableHandle, ConnectorInsertTableHandle
 {
     public LanceWritableTableHandle

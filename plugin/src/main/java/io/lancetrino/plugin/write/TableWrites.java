@@ -4,6 +4,7 @@ import com.google.common.collect.ImmutableList;
 import com.google.inject.Inject;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
+import io.airlift.log.Logger;
 import io.airlift.slice.Slice;
 import io.lancetrino.metadata.ArrowAllocators;
 import io.lancetrino.metadata.LanceTable;
@@ -11,7 +12,9 @@ import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.commit.TableCommitter;
 import io.lancetrino.metadata.deletion.DeletionFiles;
+import io.lancetrino.metadata.fs.FileEntry;
 import io.lancetrino.metadata.fs.TableFileSystem;
+import io.lancetrino.metadata.proto.DataFile;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.proto.Field;
 import io.lancetrino.metadata.proto.Manifest;
@@ -33,13 +36,16 @@ import io.trino.spi.connector.SchemaTableName;
 import org.apache.arrow.memory.BufferAllocator;
 import org.roaringbitmap.RoaringBitmap;
 
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import static io.lancetrino.split.LanceErrorCode.LANCE_BAD_DATA;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
@@ -53,6 +59,7 @@ import static java.util.Objects.requireNonNull;
  */
 public final class TableWrites
 {
+    private static final Logger log = Logger.get(TableWrites.class);
     public static final String MAX_ROWS_PER_FILE_KEY = "lance-trino.max-rows-per-file";
     public static final String QUERY_ID_PROPERTY = "trino.query_id";
     public static final String USER_PROPERTY = "trino.user";
@@ -73,7 +80,7 @@ public final class TableWrites
         this.committer = commits.committer();
     }
 
-    public LanceWritableTableHandle beginCreate(ConnectorSession session, ConnectorTableMetadata metadata, boolean replace)
+    public LanceWritableTableHandle beginCreate(ConnectorSession session, ConnectorTableMetadata metadata, boolean replace, boolean retries)
     {
         SchemaTableName name = metadata.getTable();
         if (!catalog.schemaExists(session.getIdentity(), name.getSchemaName())) {
@@ -95,7 +102,8 @@ public final class TableWrites
                 LanceSchema.fromFields(schema).fields(),
                 version,
                 LanceTableProperties.maxRowsPerFile(metadata.getProperties()),
-                Optional.of(new LanceWritableTableHandle.NewTable(schema.stream().map(Field::toByteArray).toList(), compression, metadata.getComment(), replace)));
+                Optional.of(new LanceWritableTableHandle.NewTable(schema.stream().map(Field::toByteArray).toList(), compression, metadata.getComment(), replace)),
+                retries);
     }
 
     public void finishCreate(ConnectorSession session, LanceWritableTableHandle handle, Collection<Slice> fragments, String statement)
@@ -107,8 +115,9 @@ public final class TableWrites
         if (exists && !newTable.replace()) {
             throw new TrinoException(TABLE_ALREADY_EXISTS, "Table already exists: " + handle.schemaTableName());
         }
+        List<DataFragment> written = parseFragments(fragments);
         Transaction.Overwrite.Builder overwrite = Transaction.Overwrite.newBuilder()
-                .addAllFragments(parseFragments(fragments))
+                .addAllFragments(written)
                 .addAllSchema(schema);
         Manifest.DataStorageFormat format = Manifest.DataStorageFormat.newBuilder().setFileFormat("lance").setVersion(handle.fileFormatVersion()).build();
         Map<String, String> tableMetadata = new HashMap<>();
@@ -121,17 +130,19 @@ public final class TableWrites
                 long latest = table.latestVersion(Optional.empty()).getAsLong();
                 committer.commit(table, Optional.empty(), transaction(session, latest, statement).setOverwrite(overwrite).build(),
                         manifest -> manifest.toBuilder().setDataFormat(format).clearTableMetadata().putAllTableMetadata(tableMetadata).build());
-                return;
             }
-            Manifest template = Manifest.newBuilder().setDataFormat(format).putAllTableMetadata(tableMetadata).build();
-            committer.create(table, template, transaction(session, 0, statement).setOverwrite(overwrite).build());
+            else {
+                Manifest template = Manifest.newBuilder().setDataFormat(format).putAllTableMetadata(tableMetadata).build();
+                committer.create(table, template, transaction(session, 0, statement).setOverwrite(overwrite).build());
+            }
         }
         catch (LanceTableException e) {
             throw LanceErrorCode.toTrinoException(e);
         }
+        removeUncountedAttempts(session, handle, written);
     }
 
-    public LanceWritableTableHandle beginInsert(ConnectorSession session, LanceTableHandle handle)
+    public LanceWritableTableHandle beginInsert(ConnectorSession session, LanceTableHandle handle, boolean retries)
     {
         catalog.verifyWritable(session.getIdentity(), handle.schemaTableName(), handle.tableRoot());
         TableSnapshot snapshot = snapshot(session, handle);
@@ -141,18 +152,48 @@ public final class TableWrites
         int maxRows = Optional.ofNullable(manifest.getTableMetadataMap().get(MAX_ROWS_PER_FILE_KEY))
                 .map(Integer::parseInt)
                 .orElse(LanceTableProperties.DEFAULT_MAX_ROWS_PER_FILE);
-        return new LanceWritableTableHandle(handle.schemaTableName(), handle.tableRoot(), handle.branch(), handle.version(), fields, version, maxRows, Optional.empty());
+        return new LanceWritableTableHandle(handle.schemaTableName(), handle.tableRoot(), handle.branch(), handle.version(), fields, version, maxRows, Optional.empty(), retries);
     }
 
     public void finishInsert(ConnectorSession session, LanceWritableTableHandle handle, Collection<Slice> fragments, String statement)
     {
         List<DataFragment> appended = parseFragments(fragments);
-        if (appended.isEmpty()) {
+        if (!appended.isEmpty()) {
+            commit(session, handle, transaction(session, handle.readVersion(), statement)
+                    .setAppend(Transaction.Append.newBuilder().addAllFragments(appended))
+                    .build());
+        }
+        removeUncountedAttempts(session, handle, appended);
+    }
+
+    /**
+     * Under fault-tolerant execution, a task attempt that failed or lost to another attempt of the same task may have
+     * written files whose fragments never reached the coordinator. They carry this query's id; every one that the
+     * committed version does not reference is removed once the commit succeeded (a failed commit leaves them all to
+     * cleanup's orphan sweep, as without retries).
+     */
+    private void removeUncountedAttempts(ConnectorSession session, LanceWritableTableHandle handle, List<DataFragment> committed)
+    {
+        if (!handle.retries()) {
             return;
         }
-        commit(session, handle, transaction(session, handle.readVersion(), statement)
-                .setAppend(Transaction.Append.newBuilder().addAllFragments(appended))
-                .build());
+        Set<String> kept = committed.stream()
+                .flatMap(fragment -> fragment.getFilesList().stream())
+                .map(DataFile::getPath)
+                .collect(Collectors.toSet());
+        TableFileSystem fileSystem = catalog.openTable(session.getIdentity(), handle.tableRoot(), handle.schemaTableName()).fileSystem();
+        String dataDirectory = TableFileSystem.join(handle.datasetLocation(), "data");
+        try {
+            for (FileEntry file : fileSystem.listFiles(dataDirectory)) {
+                if (DataFileNames.writtenBy(file.name(), session.getQueryId()) && !kept.contains(file.name())) {
+                    fileSystem.deleteFile(TableFileSystem.join(dataDirectory, file.name()));
+                }
+            }
+        }
+        catch (IOException e) {
+            // the version is committed; what is left is an orphan cleanup removes
+            log.warn(e, "Cannot remove the files of failed task attempts of query %s under %s", session.getQueryId(), dataDirectory);
+        }
     }
 
     /**
@@ -173,6 +214,7 @@ public final class TableWrites
         }
         String statement = handle.statement().confirm(insertRows, mergeDeleteRows).name();
         if (appended.isEmpty() && deleted.isEmpty()) {
+            removeUncountedAttempts(session, handle.insert(), appended);
             return;
         }
         TableSnapshot snapshot = snapshot(session, handle.table());
@@ -214,6 +256,7 @@ public final class TableWrites
             transaction.setUpdate(Transaction.Update.newBuilder().addAllRemovedFragmentIds(removed).addAllUpdatedFragments(updated).addAllNewFragments(appended));
         }
         commit(session, handle.insert(), transaction.build());
+        removeUncountedAttempts(session, handle.insert(), appended);
     }
 
     /**
