@@ -10,7 +10,6 @@ import io.trino.operator.RetryPolicy;
 import io.trino.plugin.exchange.filesystem.FileSystemExchangePlugin;
 import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.ExtendedFailureRecoveryTest;
-import io.trino.testing.QueryRunner.MaterializedResultWithPlan;
 import io.trino.testing.QueryRunner;
 import io.trino.tpch.TpchTable;
 import org.junit.jupiter.api.Test;
@@ -21,11 +20,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
-import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
@@ -37,8 +32,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 abstract class BaseLanceFailureRecoveryTest
         extends ExtendedFailureRecoveryTest
 {
-    private Path warehouse;
-
     protected BaseLanceFailureRecoveryTest(RetryPolicy retryPolicy)
     {
         super(retryPolicy);
@@ -48,7 +41,7 @@ abstract class BaseLanceFailureRecoveryTest
     protected QueryRunner createQueryRunner(List<TpchTable<?>> requiredTpchTables, Map<String, String> configProperties, Map<String, String> coordinatorProperties, Module failureInjectionModule)
             throws Exception
     {
-        warehouse = TemporaryWarehouses.create("lance-recovery");
+        Path warehouse = TemporaryWarehouses.create("lance-recovery");
         Path exchange = Files.createDirectories(warehouse.resolveSibling(warehouse.getFileName() + "-exchange"));
         DistributedQueryRunner runner = LanceQueryRunner.builder(warehouse)
                 .withSchema("tpch")
@@ -81,37 +74,41 @@ abstract class BaseLanceFailureRecoveryTest
     }
 
     /**
-     * A writer task whose results the coordinator fails to fetch has written its files, and runs again: the retried
-     * attempt's fragments are committed, the first attempt's files are removed by the commit, and no row is doubled.
+     * Writes to a branch and to a shallow clone with a failed writer task, and the coordinator-side maintenance
+     * (optimize, merge_branch) under the retry policy: every row once, one version per statement.
      */
     @Test
-    void testFilesOfUncountedAttemptsAreRemoved()
-            throws Exception
+    void testBranchCloneAndMaintenanceWrites()
     {
-        String table = "attempts_" + getRetryPolicy().name().toLowerCase(Locale.ROOT);
-        getQueryRunner().execute("CREATE TABLE %s AS SELECT * FROM orders WITH NO DATA".formatted(table));
-        String traceToken = "lance-attempts-" + getRetryPolicy();
-        for (int stage = 1; stage <= 3; stage++) {
-            getDistributedQueryRunner().injectTaskFailure(traceToken, stage, 0, 0, InjectedFailureType.TASK_GET_RESULTS_REQUEST_FAILURE, Optional.empty());
-        }
-        Session session = Session.builder(getSession()).setTraceToken(Optional.of(traceToken)).build();
-        MaterializedResultWithPlan result = getDistributedQueryRunner().executeWithPlan(session, "INSERT INTO %s SELECT * FROM orders".formatted(table));
-        assertThat(result.result().getUpdateCount()).hasValue(15000);
-        assertQuery("SELECT count(*), count(DISTINCT orderkey), sum(totalprice) FROM " + table, "SELECT count(*), count(DISTINCT orderkey), sum(totalprice) FROM orders");
-        // a writer attempt was retried
-        String queryId = result.queryId().toString();
-        assertThat(computeActual("SELECT count(*) FROM system.runtime.tasks WHERE query_id = '%s' AND NOT task_id LIKE '%%.0'".formatted(queryId)).getOnlyValue())
-                .isNotEqualTo(0L);
-        // every data file is one the table references
-        Set<String> referenced = computeActual("SELECT f FROM \"%s$fragments\" CROSS JOIN UNNEST(data_files) AS t(f)".formatted(table)).getOnlyColumnAsSet().stream()
-                .map(file -> Path.of((String) file).getFileName().toString())
-                .collect(Collectors.toSet());
-        Path data = warehouse.resolve("tpch").resolve(table + ".lance").resolve("data");
-        try (Stream<Path> files = Files.list(data)) {
-            assertThat(files.map(file -> file.getFileName().toString()).collect(Collectors.toSet())).isEqualTo(referenced);
-        }
-        assertQuery("SELECT count(*) FROM \"%s$versions\"".formatted(table), "VALUES 2");
+        String table = "branched_" + getRetryPolicy().name().toLowerCase(Locale.ROOT);
+        String clone = table + "_clone";
+        getQueryRunner().execute("CREATE TABLE %s WITH (max_rows_per_file = 2000) AS SELECT * FROM orders".formatted(table));
+        getQueryRunner().execute("CREATE BRANCH dev IN TABLE " + table);
+        executeWithFailedWriter("branch", "INSERT INTO %s @ dev SELECT orderkey + 1000000, custkey, orderstatus, totalprice, orderdate, orderpriority, clerk, shippriority, comment FROM orders".formatted(table));
+        assertQuery("SELECT count(*), count(DISTINCT orderkey) FROM %s FOR VERSION AS OF 'dev'".formatted(table), "VALUES (30000, 30000)");
+        assertQuery("SELECT count(*) FROM " + table, "VALUES 15000");
+
+        getQueryRunner().execute("CALL lance.system.shallow_clone('tpch', '%s', 'tpch', '%s', NULL)".formatted(table, clone));
+        executeWithFailedWriter("clone", "INSERT INTO %s SELECT orderkey + 2000000, custkey, orderstatus, totalprice, orderdate, orderpriority, clerk, shippriority, comment FROM orders".formatted(clone));
+        assertQuery("SELECT count(*), count(DISTINCT orderkey) FROM " + clone, "VALUES (30000, 30000)");
+
+        getQueryRunner().execute("ALTER TABLE %s EXECUTE merge_branch(source => 'dev')".formatted(table));
+        assertQuery("SELECT count(*), count(DISTINCT orderkey) FROM " + table, "VALUES (30000, 30000)");
+        getQueryRunner().execute("ALTER TABLE %s EXECUTE optimize(target_rows_per_fragment => 100000)".formatted(table));
+        assertQuery("SELECT count(*), count(DISTINCT orderkey), sum(totalprice) FROM " + table,
+                "SELECT 2 * count(*), 2 * count(*), 2 * sum(totalprice) FROM orders");
+        getQueryRunner().execute("DROP TABLE " + clone);
         getQueryRunner().execute("DROP TABLE " + table);
+    }
+
+    // the first attempt of each writer task fails; Trino runs it again (TASK) or the query again (QUERY)
+    private void executeWithFailedWriter(String name, String sql)
+    {
+        String traceToken = "lance-%s-%s".formatted(name, getRetryPolicy());
+        for (int stage = 1; stage <= 3; stage++) {
+            getDistributedQueryRunner().injectTaskFailure(traceToken, stage, 0, 0, InjectedFailureType.TASK_FAILURE, Optional.of(io.trino.spi.ErrorType.INTERNAL_ERROR));
+        }
+        getQueryRunner().execute(Session.builder(getSession()).setTraceToken(Optional.of(traceToken)).build(), sql);
     }
 
     @Test

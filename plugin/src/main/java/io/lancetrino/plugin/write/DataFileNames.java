@@ -1,38 +1,32 @@
 package io.lancetrino.plugin.write;
 
+import io.lancetrino.metadata.commit.WriterAttemptFiles;
+
 import java.util.UUID;
 
 import static java.util.Objects.requireNonNull;
 
 /**
  * Data files are named like Lance names them, a random UUID whose first 3 bytes are printed as 24 binary digits and
- * the other 13 bytes as 26 hex digits, followed by the id of the query that wrote them: under fault-tolerant execution
- * the commit finds the files of attempts that did not count by that suffix and removes them.
+ * the other 13 bytes as 26 hex digits, followed by the id of the query that wrote them (see {@link WriterAttemptFiles}).
  */
-public final class DataFileNames
+final class DataFileNames
 {
-    private static final String SUFFIX = ".lance";
-
     private DataFileNames() {}
 
-    public static String next(String queryId)
+    static String next(String queryId)
     {
         requireNonNull(queryId, "queryId is null");
         UUID uuid = UUID.randomUUID();
         long high = uuid.getMostSignificantBits();
         long low = uuid.getLeastSignificantBits();
-        StringBuilder name = new StringBuilder(24 + 26 + queryId.length() + 8);
+        StringBuilder name = new StringBuilder(24 + 26);
         int prefix = (int) (high >>> 40);
         for (int bit = 23; bit >= 0; bit--) {
             name.append((prefix >>> bit) & 1);
         }
         name.append(String.format("%010x", high & 0xFF_FFFF_FFFFL));
         name.append(String.format("%016x", low));
-        return name.append('_').append(queryId).append(SUFFIX).toString();
-    }
-
-    public static boolean writtenBy(String name, String queryId)
-    {
-        return name.endsWith("_" + queryId + SUFFIX);
+        return WriterAttemptFiles.name(name.toString(), queryId);
     }
 }

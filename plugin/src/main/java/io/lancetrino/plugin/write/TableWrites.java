@@ -11,8 +11,8 @@ import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.commit.TableCommitter;
+import io.lancetrino.metadata.commit.WriterAttemptFiles;
 import io.lancetrino.metadata.deletion.DeletionFiles;
-import io.lancetrino.metadata.fs.FileEntry;
 import io.lancetrino.metadata.fs.TableFileSystem;
 import io.lancetrino.metadata.proto.DataFile;
 import io.lancetrino.metadata.proto.DataFragment;
@@ -184,10 +184,9 @@ public final class TableWrites
         TableFileSystem fileSystem = catalog.openTable(session.getIdentity(), handle.tableRoot(), handle.schemaTableName()).fileSystem();
         String dataDirectory = TableFileSystem.join(handle.datasetLocation(), "data");
         try {
-            for (FileEntry file : fileSystem.listFiles(dataDirectory)) {
-                if (DataFileNames.writtenBy(file.name(), session.getQueryId()) && !kept.contains(file.name())) {
-                    fileSystem.deleteFile(TableFileSystem.join(dataDirectory, file.name()));
-                }
+            List<String> removed = WriterAttemptFiles.removeUnreferenced(fileSystem, dataDirectory, session.getQueryId(), kept);
+            if (!removed.isEmpty()) {
+                log.info("Query %s: removed %s data files of task attempts the commit did not take under %s", session.getQueryId(), removed.size(), dataDirectory);
             }
         }
         catch (IOException e) {
