@@ -14,8 +14,6 @@ import org.eclipse.jetty.util.Callback;
 import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 
-import static java.nio.charset.StandardCharsets.UTF_8;
-
 /**
  * The answers Jetty writes itself, before the servlet sees a request (ambiguous or overlong URIs, bad header syntax,
  * oversized headers): the protocol's JSON error body with the status's reason phrase, whatever the client accepts, and
@@ -75,7 +73,6 @@ final class JsonErrorHandler
             case 413, 414, 431 -> SharingException.REQUEST_TOO_LARGE;
             default -> status >= 500 ? SharingException.INTERNAL_ERROR : SharingException.INVALID_PARAMETER_VALUE;
         };
-        String reason = HttpStatus.getMessage(status);
-        return "{\"errorCode\":\"%s\",\"message\":\"%s\"}".formatted(code, reason.replace("\"", "'")).getBytes(UTF_8);
+        return SharingException.jsonBody(code, HttpStatus.getMessage(status));
     }
 }

@@ -1,5 +1,8 @@
 package io.lancetrino.sharing.server;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -17,6 +20,8 @@ public final class SharingException
     public static final String RANGE_NOT_SATISFIABLE = "RANGE_NOT_SATISFIABLE";
     public static final String REQUEST_TOO_LARGE = "REQUEST_TOO_LARGE";
     public static final String INTERNAL_ERROR = "INTERNAL_ERROR";
+
+    private static final ObjectMapper MAPPER = new ObjectMapper();
 
     private final int status;
     private final String errorCode;
@@ -61,5 +66,23 @@ public final class SharingException
     public static SharingException forbidden(String message)
     {
         return new SharingException(403, FORBIDDEN, message);
+    }
+
+    public static SharingException requestTooLarge(long limitBytes)
+    {
+        return new SharingException(413, REQUEST_TOO_LARGE, "The request body is larger than %s bytes".formatted(limitBytes));
+    }
+
+    /**
+     * The protocol's error body, {@code {"errorCode": ..., "message": ...}}, for the servlet's answers and Jetty's alike.
+     */
+    public static byte[] jsonBody(String errorCode, String message)
+    {
+        try {
+            return MAPPER.writeValueAsBytes(MAPPER.createObjectNode().put("errorCode", errorCode).put("message", message));
+        }
+        catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

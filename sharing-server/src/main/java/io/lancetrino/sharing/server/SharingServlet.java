@@ -125,7 +125,7 @@ public final class SharingServlet
         try {
             if (request.getContentLengthLong() > settings.maxRequestBodyBytes()) {
                 response.setHeader("Connection", "close");
-                throw new SharingException(413, SharingException.REQUEST_TOO_LARGE, "The request body is larger than %s bytes".formatted(settings.maxRequestBodyBytes()));
+                throw SharingException.requestTooLarge(settings.maxRequestBodyBytes());
             }
             QueryParameters parameters = QueryParameters.parse(request.getQueryString(), malformed);
             List<String> path = segments(rawPath, malformed);
@@ -272,7 +272,7 @@ public final class SharingServlet
                 try (InputStream input = request.getInputStream()) {
                     byte[] bytes = input.readNBytes((int) settings.maxRequestBodyBytes() + 1);
                     if (bytes.length > settings.maxRequestBodyBytes()) {
-                        throw new SharingException(413, SharingException.REQUEST_TOO_LARGE, "The request body is larger than %s bytes".formatted(settings.maxRequestBodyBytes()));
+                        throw SharingException.requestTooLarge(settings.maxRequestBodyBytes());
                     }
                     body = bytes.length == 0 ? null : mapper.readTree(bytes);
                 }
@@ -558,7 +558,7 @@ public final class SharingServlet
         if (response.isCommitted()) {
             return;
         }
-        byte[] bytes = mapper.writeValueAsBytes(mapper.createObjectNode().put("errorCode", code).put("message", message));
+        byte[] bytes = SharingException.jsonBody(code, message);
         response.setStatus(status);
         response.setContentType(JSON);
         response.setContentLength(bytes.length);
