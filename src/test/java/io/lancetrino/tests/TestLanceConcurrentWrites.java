@@ -19,6 +19,7 @@ import org.lance.FragmentOperation;
 import org.lance.WriteParams;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -71,25 +72,66 @@ final class TestLanceConcurrentWrites
         assertThat(failures).isEmpty();
         assertQuery("SELECT count(*) FROM deletes", "VALUES 18");
 
-        // on the same fragment: the one that commits second either rebases on nothing it touched or fails cleanly
+        // on the same fragment: the one that commits second unites its deletions with the first's, as Lance does
         for (int attempt = 0; attempt < 3; attempt++) {
             long before = (long) computeScalar("SELECT count(*) FROM deletes");
             int first = 4 + attempt;
             int second = 9 - attempt;
-            List<Throwable> conflicts = ConcurrentStatements.failuresOf(getQueryRunner(), List.of("DELETE FROM deletes WHERE id = " + first, "DELETE FROM deletes WHERE id = " + second));
-            long after = (long) computeScalar("SELECT count(*) FROM deletes");
-            assertThat(after).as("attempt %s, conflicts %s, versions %s, fragments %s", attempt, conflicts, computeActual("SELECT version, operation, rows, deleted_rows FROM \"deletes$versions\"").getMaterializedRows(),
-                    computeActual("SELECT * FROM \"deletes$fragments\"").getMaterializedRows()).isEqualTo(before - 2 + conflicts.size());
-            // a delete that reported success is applied; one that failed changed nothing
-            assertThat((long) computeScalar("SELECT count(*) FROM deletes WHERE id IN (%s, %s)".formatted(first, second))).isEqualTo(conflicts.size());
-            for (Throwable conflict : conflicts) {
-                assertThat(conflict).hasMessageMatching("(?s).*changed the same fragments as this delete; re-run the statement.*");
-            }
+            ConcurrentStatements.runTogether(getQueryRunner(), List.of("DELETE FROM deletes WHERE id = " + first, "DELETE FROM deletes WHERE id = " + second));
+            assertQuery("SELECT count(*) FROM deletes", "VALUES " + (before - 2));
+            assertQuery("SELECT count(*) FROM deletes WHERE id IN (%s, %s)".formatted(first, second), "VALUES 0");
+        }
+        // on the same row: one of them deleted it, the other fails and changes nothing
+        long before = (long) computeScalar("SELECT count(*) FROM deletes");
+        List<Throwable> conflicts = ConcurrentStatements.failuresOf(getQueryRunner(), List.of("DELETE FROM deletes WHERE id IN (1, 2)", "DELETE FROM deletes WHERE id IN (2, 10)"));
+        assertQuery("SELECT count(*) FROM deletes WHERE id IN (1, 2, 10)", "VALUES " + conflicts.size());
+        assertQuery("SELECT count(*) FROM deletes", "VALUES " + (before - 3 + conflicts.size()));
+        for (Throwable conflict : conflicts) {
+            assertThat(conflict).hasMessageMatching("(?s).*main version \\d+ \\(delete\\) changed the same rows as this delete; re-run the statement.*");
         }
         // whatever happened, the table reads consistently and the SDK agrees
         try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE);
                 Dataset dataset = Dataset.open(warehouse.resolve("c/deletes.lance").toString(), allocator)) {
             assertThat(dataset.countRows()).isEqualTo((long) computeScalar("SELECT count(*) FROM deletes"));
+        }
+    }
+
+    @Test
+    void testUserWritesNeverLoseToCompaction()
+            throws Exception
+    {
+        assertUpdate("CREATE TABLE compacted (id bigint, v bigint) WITH (max_rows_per_file = 20)");
+        int rounds = 6;
+        for (int round = 0; round < rounds; round++) {
+            long first = round * 60L;
+            // three new small fragments, which the compaction rewrites together with the compacted rest
+            assertUpdate("INSERT INTO compacted SELECT n, n FROM UNNEST(sequence(%s, %s)) AS t(n)".formatted(first, first + 59), 60);
+            List<String> statements = new ArrayList<>(List.of(
+                    "DELETE FROM compacted WHERE id = %s".formatted(first + 5),
+                    "UPDATE compacted SET v = v + 1000000 WHERE id = %s".formatted(first + 25),
+                    "MERGE INTO compacted t USING (VALUES %s) s(id) ON t.id = s.id WHEN MATCHED THEN DELETE".formatted(first + 45),
+                    "ALTER TABLE compacted EXECUTE optimize"));
+            if (round > 0) {
+                statements.add("DELETE FROM compacted WHERE id = %s".formatted(first - 50));
+            }
+            for (Throwable failure : ConcurrentStatements.failuresOf(getQueryRunner(), statements)) {
+                // only the compaction may give way, and only when user writes changed every group it rewrote
+                assertThat(failure).hasMessageMatching("(?s).*changed the same fragments as this rewrite; re-run the statement.*");
+            }
+        }
+        long deleted = 3L * rounds - 1;
+        assertQuery("SELECT count(*), sum(v) - sum(id) FROM compacted", "VALUES (%s, %s)".formatted(60L * rounds - deleted, 1_000_000L * rounds));
+        assertQuery("SELECT count(*) FROM compacted WHERE id %% 60 IN (5, 45) OR (id %% 60 = 10 AND id < %s)".formatted(60L * (rounds - 1)), "VALUES 0");
+        // some user writes committed over a compaction made after they read the table, so they were rebased
+        long rebased = (long) computeScalar("""
+                SELECT count(*) FROM "compacted$transactions" w
+                WHERE w.statement IN ('DELETE', 'UPDATE', 'MERGE')
+                  AND EXISTS (SELECT 1 FROM "compacted$transactions" c WHERE c.statement = 'OPTIMIZE' AND c.version > w.read_version AND c.version < w.version)""");
+        assertThat(rebased).isPositive();
+        try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE);
+                Dataset dataset = Dataset.open(warehouse.resolve("c/compacted.lance").toString(), allocator)) {
+            assertThat(dataset.countRows()).isEqualTo(60L * rounds - deleted);
+            assertThat(dataset.countRows("v > 1000000")).isEqualTo(rounds);
         }
     }
 

@@ -271,10 +271,10 @@ final class TestLanceConnectorTest
         assertThat(e).hasMessageMatching("Table .*: main version \\d+ \\(project\\) changed the same fragments as this project; re-run the statement");
     }
 
-    // Lance's commit rules: two updates that rewrite rows of the same fragment conflict
+    // Lance's commit rules: two updates of the same rows conflict; of other rows in the same fragment, both land
     @Override
     protected void verifyConcurrentUpdateFailurePermissible(Exception e)
     {
-        assertThat(e).hasMessageMatching("Table .*: main version \\d+ \\(update\\) changed the same fragments as this update; re-run the statement");
+        assertThat(e).hasMessageMatching("Table .*: main version \\d+ \\(update\\) changed the same rows as this update; re-run the statement");
     }
 }

@@ -35,7 +35,9 @@ import static java.util.Objects.requireNonNull;
  * Lance's optimistic commit: write the transaction file, then create the next manifest only if it does not exist.
  * Data files are written before and the manifest last, so a failed or killed writer leaves at most unreferenced files.
  * When another writer took the version, the transactions committed since our read version are checked against ours
- * and the manifest is rebuilt on the new latest version, a bounded number of times.
+ * and the manifest is rebuilt on the new latest version, a bounded number of times. Deletions of other rows in the same
+ * fragments, and compactions, are followed ({@link RowChangeRebase}); a compaction drops the groups a user write
+ * changed first ({@link CompactionYield}), so user writes never lose to maintenance.
  */
 public final class TableCommitter
 {
@@ -66,7 +68,7 @@ public final class TableCommitter
         String transactionFile = writeTransaction(table.fileSystem(), table.datasetLocation(Optional.empty()), transaction);
         Manifest manifest = ManifestBuilder.apply(template, transaction, 1, transactionFile, clock.instant());
         try {
-            return new CommitResult(publish(table.fileSystem(), table.versionsDirectory(Optional.empty()), ManifestNaming.V2, manifest, Optional.empty()), 1);
+            return new CommitResult(publish(table.fileSystem(), table.versionsDirectory(Optional.empty()), ManifestNaming.V2, manifest, Optional.empty()), 1, transaction);
         }
         catch (FileAlreadyExistsException e) {
             throw new LanceTableException(COMMIT_CONFLICT, "Table %s was created by another writer at the same time".formatted(table.displayName()), e);
@@ -89,27 +91,35 @@ public final class TableCommitter
     public CommitResult commit(LanceTable table, Optional<String> branch, Transaction transaction, UnaryOperator<Manifest> settings)
     {
         String location = table.datasetLocation(branch);
-        String transactionFile = writeTransaction(table.fileSystem(), location, transaction);
-        long readVersion = transaction.getReadVersion();
+        Transaction current = transaction;
+        String transactionFile = writeTransaction(table.fileSystem(), location, current);
+        RowChangeRebase rebase = new RowChangeRebase(table, branch);
+        long checkedThrough = transaction.getReadVersion();
         for (int attempt = 1; attempt <= maxAttempts; attempt++) {
             long latest = table.latestVersion(branch).orElseThrow(() -> new LanceTableException(LanceErrorKind.TABLE_NOT_FOUND, "Table %s has no versions".formatted(table.displayName())));
             TableSnapshot base = table.snapshot(branch, latest);
             checkWritable(table, base);
-            for (long version = readVersion + 1; version <= latest; version++) {
-                checkConflict(table, branch, transaction, version);
+            for (long version = checkedThrough + 1; version <= latest; version++) {
+                Transaction checked = checkConflict(table, branch, current, version, rebase);
+                if (checked != current) {
+                    // the transaction file must name the fragments the published change really touches
+                    current = checked;
+                    transactionFile = writeTransaction(table.fileSystem(), location, current);
+                }
             }
+            checkedThrough = latest;
             Manifest manifest;
             try {
-                manifest = settings.apply(ManifestBuilder.apply(base.manifest(), transaction, latest + 1, transactionFile, clock.instant()));
+                manifest = settings.apply(ManifestBuilder.apply(base.manifest(), current, latest + 1, transactionFile, clock.instant()));
             }
             catch (LanceTableException e) {
                 // the builder knows fragments, not tables
                 throw new LanceTableException(e.kind(), "Table %s: %s".formatted(table.displayName(), e.getMessage()), e);
             }
             // indices live in their own section of the manifest file and follow the change as Lance's commit has them
-            Optional<IndexSection> indices = IndexMaintenance.next(table.displayName(), base.manifest(), base.manifestFile().indexSection(), transaction, manifest);
+            Optional<IndexSection> indices = IndexMaintenance.next(table.displayName(), base.manifest(), base.manifestFile().indexSection(), current, manifest);
             try {
-                return new CommitResult(publish(table.fileSystem(), table.versionsDirectory(branch), naming(base), manifest, indices), attempt);
+                return new CommitResult(publish(table.fileSystem(), table.versionsDirectory(branch), naming(base), manifest, indices), attempt, current);
             }
             catch (FileAlreadyExistsException e) {
                 backOff(attempt);
@@ -136,7 +146,11 @@ public final class TableCommitter
         }
     }
 
-    private void checkConflict(LanceTable table, Optional<String> branch, Transaction mine, long version)
+    /**
+     * @return the transaction to commit: {@code mine}, or {@code mine} rebased over a change it can follow, or a
+     * compaction without the groups {@code version} changed
+     */
+    private static Transaction checkConflict(LanceTable table, Optional<String> branch, Transaction mine, long version, RowChangeRebase rebase)
     {
         TableSnapshot committed = table.snapshot(branch, version);
         Optional<Transaction> theirs = Transactions.read(table.fileSystem(), committed);
@@ -144,13 +158,24 @@ public final class TableCommitter
             throw new LanceTableException(COMMIT_CONFLICT, "Table %s: %s was committed without a transaction, so this change cannot be checked against it; re-run the statement"
                     .formatted(table.displayName(), committed.describe()));
         }
-        switch (ConflictChecker.check(mine, theirs.get())) {
-            case COMPATIBLE -> {}
-            case RETRYABLE -> throw new LanceTableException(COMMIT_CONFLICT, "Table %s: %s (%s) changed the same fragments as this %s; re-run the statement"
-                    .formatted(table.displayName(), committed.describe(), Transactions.operationName(theirs.get()), Transactions.operationName(mine)));
+        return switch (ConflictChecker.check(mine, theirs.get())) {
+            case COMPATIBLE -> mine;
+            case RETRYABLE -> {
+                Optional<Transaction> rebased = Optional.empty();
+                if (RowChangeRebase.applies(mine, theirs.get())) {
+                    rebased = rebase.rebase(mine, theirs.get(), version);
+                }
+                else if (CompactionYield.applies(mine, theirs.get())) {
+                    rebased = CompactionYield.without(mine, theirs.get());
+                }
+                // two row changes that cannot be united deleted or replaced the same rows
+                String what = RowChangeRebase.applies(mine, theirs.get()) && !theirs.get().hasRewrite() ? "rows" : "fragments";
+                yield rebased.orElseThrow(() -> new LanceTableException(COMMIT_CONFLICT, "Table %s: %s (%s) changed the same %s as this %s; re-run the statement"
+                        .formatted(table.displayName(), committed.describe(), Transactions.operationName(theirs.get()), what, Transactions.operationName(mine))));
+            }
             case INCOMPATIBLE -> throw new LanceTableException(INCOMPATIBLE_CHANGE, "Table %s: %s (%s) replaced what this %s was computed from"
                     .formatted(table.displayName(), committed.describe(), Transactions.operationName(theirs.get()), Transactions.operationName(mine)));
-        }
+        };
     }
 
     private static void checkWritable(LanceTable table, TableSnapshot base)

@@ -42,7 +42,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
+import static com.google.common.collect.ImmutableSet.toImmutableSet;
 import static io.lancetrino.split.LanceErrorCode.LANCE_BAD_DATA;
 import static io.trino.spi.StandardErrorCode.BRANCH_NOT_FOUND;
 import static io.trino.spi.StandardErrorCode.INVALID_PROCEDURE_ARGUMENT;
@@ -148,7 +150,6 @@ public final class OptimizeTableProcedure
         try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(memoryLimit)) {
             try {
                 Transaction.Rewrite.Builder rewrite = Transaction.Rewrite.newBuilder();
-                int added = 0;
                 for (CompactionPlan.Group group : plan.groups()) {
                     try (BufferAllocator writeAllocator = allocator.newChildAllocator("optimize-write", 0, allocator.getLimit())) {
                         LanceFileSink sink = LanceFileSink.create(table.fileSystem(), catalog.storageOptions(table.root()), snapshot.datasetLocation(), fields, typeManager, fileFormatVersion, maxRowsPerFile, session.getQueryId(), writeAllocator);
@@ -171,7 +172,6 @@ public final class OptimizeTableProcedure
                             sink.abort();
                             throw e;
                         }
-                        added += written.size();
                         rewrite.addGroups(Transaction.RewriteGroup.newBuilder()
                                 .addAllOldFragments(group.fragments())
                                 .addAllNewFragments(written));
@@ -179,7 +179,17 @@ public final class OptimizeTableProcedure
                 }
                 Transaction transaction = TableWrites.transaction(session, snapshot.version(), STATEMENT).setRewrite(rewrite).build();
                 CommitResult result = commits.committer().commit(table, snapshot.branch(), transaction);
-                return metrics(plan, result.manifest().manifest().getFragmentsCount(), added, result.version());
+                // groups whose fragments a user write changed meanwhile were given up: their files are garbage
+                List<Transaction.RewriteGroup> committed = result.transaction().getRewrite().getGroupsList();
+                Set<Long> kept = committed.stream().map(group -> group.getOldFragments(0).getId()).collect(toImmutableSet());
+                for (int i = 0; i < plan.groups().size(); i++) {
+                    if (!kept.contains(plan.groups().get(i).fragments().getFirst().getId())) {
+                        sinks.get(i).abort();
+                    }
+                }
+                CompactionPlan done = new CompactionPlan(plan.readVersion(), plan.targetRowsPerFragment(), plan.fragmentsBefore(),
+                        plan.groups().stream().filter(group -> kept.contains(group.fragments().getFirst().getId())).toList());
+                return metrics(done, result.manifest().manifest().getFragmentsCount(), committed.stream().mapToLong(Transaction.RewriteGroup::getNewFragmentsCount).sum(), result.version());
             }
             catch (RuntimeException e) {
                 // nothing was committed: the new files are garbage

@@ -1,0 +1,304 @@
+package io.lancetrino.metadata.commit;
+
+import io.lancetrino.metadata.ArrowAllocators;
+import io.lancetrino.metadata.LanceTable;
+import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.deletion.DeletionFiles;
+import io.lancetrino.metadata.proto.DataFragment;
+import io.lancetrino.metadata.proto.Transaction;
+import io.lancetrino.metadata.proto.Transaction.OperationCase;
+import org.apache.arrow.memory.BufferAllocator;
+import org.roaringbitmap.RoaringBitmap;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.UUID;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Carries a DELETE's or UPDATE's deleted rows over changes committed to the same fragments after the statement read
+ * the table, as Lance's own commit does for deletes:
+ * <ul>
+ * <li>another DELETE or UPDATE of the fragment: the deletions are united, unless both deleted the same row (then the
+ * statement must re-run: its row was changed by someone else);</li>
+ * <li>a compaction: it wrote the live rows of a contiguous run of fragments, in order, into new fragments, so every
+ * row the statement deletes has exactly one place in the new ones, which get the deletions instead. Refused when the
+ * compaction read its fragments in another state than the statement did, or wrote a different number of rows.</li>
+ * </ul>
+ */
+final class RowChangeRebase
+{
+    private static final Set<OperationCase> ROW_CHANGES = Set.of(OperationCase.DELETE, OperationCase.UPDATE);
+
+    private final LanceTable table;
+    private final Optional<String> branch;
+    /** the fragments as the statement's deletions were last computed on, by id; loaded on the first rebase */
+    private Map<Long, DataFragment> bases;
+    /** the rows the statement itself deletes, by fragment id */
+    private final Map<Long, RoaringBitmap> ownRows = new HashMap<>();
+
+    RowChangeRebase(LanceTable table, Optional<String> branch)
+    {
+        this.table = requireNonNull(table, "table is null");
+        this.branch = requireNonNull(branch, "branch is null");
+    }
+
+    static boolean applies(Transaction mine, Transaction theirs)
+    {
+        return ROW_CHANGES.contains(mine.getOperationCase())
+                && (ROW_CHANGES.contains(theirs.getOperationCase()) || theirs.getOperationCase() == OperationCase.REWRITE);
+    }
+
+    /**
+     * @param theirs the transaction committed as {@code version}, which changed fragments {@code mine} deletes from
+     * @return {@code mine} with its deletions carried onto the fragments as {@code version} has them, or empty
+     */
+    Optional<Transaction> rebase(Transaction mine, Transaction theirs, long version)
+    {
+        if (bases == null) {
+            bases = fragmentsById(table.snapshot(branch, mine.getReadVersion()));
+        }
+        TableSnapshot committed = table.snapshot(branch, version);
+        Deletions deletions = Deletions.of(mine);
+        try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE)) {
+            Optional<Map<Long, RoaringBitmap>> moved = theirs.getOperationCase() == OperationCase.REWRITE
+                    ? followRewrite(theirs.getRewrite(), deletions, committed, allocator)
+                    : uniteWith(ConflictChecker.touchedFragments(theirs), deletions, committed, allocator);
+            if (moved.isEmpty()) {
+                return Optional.empty();
+            }
+            Map<Long, DataFragment> fragments = fragmentsById(committed);
+            for (Map.Entry<Long, RoaringBitmap> entry : moved.get().entrySet()) {
+                DataFragment target = fragments.get(entry.getKey());
+                bases.put(target.getId(), target);
+                RoaringBitmap deleted = DeletionFiles.read(table.fileSystem(), committed, target, allocator);
+                deleted.or(entry.getValue());
+                deletions.forget(target.getId());
+                if (deleted.getLongCardinality() >= target.getPhysicalRows()) {
+                    deletions.removed.add(target.getId());
+                }
+                else {
+                    deletions.updated.add(target.toBuilder()
+                            .setDeletionFile(DeletionFiles.write(table.fileSystem(), committed.datasetLocation(), target.getId(), version, deleted, allocator))
+                            .build());
+                }
+            }
+            return Optional.of(deletions.into(mine));
+        }
+    }
+
+    /**
+     * The statement's own deleted rows in fragments another DELETE or UPDATE changed, by fragment id; empty when that
+     * change deleted one of the same rows or replaced the fragment's data.
+     */
+    private Optional<Map<Long, RoaringBitmap>> uniteWith(Set<Long> changed, Deletions deletions, TableSnapshot committed, BufferAllocator allocator)
+    {
+        Map<Long, DataFragment> fragments = fragmentsById(committed);
+        Map<Long, RoaringBitmap> united = new HashMap<>();
+        for (long id : changed) {
+            if (!deletions.touches(id)) {
+                continue;
+            }
+            DataFragment theirs = fragments.get(id);
+            DataFragment base = bases.get(id);
+            if (theirs == null || base == null || !theirs.getFilesList().equals(base.getFilesList()) || theirs.getPhysicalRows() != base.getPhysicalRows()) {
+                return Optional.empty();
+            }
+            RoaringBitmap own = ownRows(base, deletions, committed, allocator);
+            if (RoaringBitmap.intersects(own, DeletionFiles.read(table.fileSystem(), committed, theirs, allocator))) {
+                return Optional.empty();
+            }
+            united.put(id, own);
+        }
+        return Optional.of(united);
+    }
+
+    /**
+     * The statement's own deleted rows in fragments the compaction rewrote, mapped to the compacted fragments by id.
+     */
+    private Optional<Map<Long, RoaringBitmap>> followRewrite(Transaction.Rewrite rewrite, Deletions deletions, TableSnapshot compacted, BufferAllocator allocator)
+    {
+        Map<Long, RoaringBitmap> moved = new HashMap<>();
+        for (Transaction.RewriteGroup group : groups(rewrite)) {
+            if (group.getOldFragmentsList().stream().anyMatch(old -> deletions.touches(old.getId()))) {
+                Optional<Map<Long, RoaringBitmap>> groupMoves = followGroup(group, deletions, compacted, allocator);
+                if (groupMoves.isEmpty()) {
+                    return Optional.empty();
+                }
+                moved.putAll(groupMoves.get());
+                group.getOldFragmentsList().forEach(old -> deletions.forget(old.getId()));
+            }
+        }
+        moved.forEach((id, rows) -> ownRows.put(id, rows.clone()));
+        return Optional.of(moved);
+    }
+
+    private Optional<Map<Long, RoaringBitmap>> followGroup(Transaction.RewriteGroup group, Deletions deletions, TableSnapshot compacted, BufferAllocator allocator)
+    {
+        Map<String, DataFragment> byFirstFile = new HashMap<>();
+        compacted.manifest().getFragmentsList().forEach(fragment -> byFirstFile.put(firstFile(fragment), fragment));
+        List<DataFragment> targets = new ArrayList<>();
+        long newRows = 0;
+        for (DataFragment written : group.getNewFragmentsList()) {
+            DataFragment target = byFirstFile.get(firstFile(written));
+            if (target == null || target.hasDeletionFile()) {
+                return Optional.empty();
+            }
+            targets.add(target);
+            newRows += target.getPhysicalRows();
+        }
+        long[] targetStarts = new long[targets.size()];
+        for (int i = 1; i < targets.size(); i++) {
+            targetStarts[i] = targetStarts[i - 1] + targets.get(i - 1).getPhysicalRows();
+        }
+
+        Map<Long, RoaringBitmap> moved = new HashMap<>();
+        long position = 0;
+        for (DataFragment old : group.getOldFragmentsList()) {
+            if (!deletions.touches(old.getId())) {
+                position += old.getPhysicalRows() - deletedCount(old, compacted, allocator);
+                continue;
+            }
+            DataFragment base = bases.get(old.getId());
+            // the compaction must have read the fragment as the statement did
+            if (base == null || base.getPhysicalRows() != old.getPhysicalRows() || !base.getDeletionFile().equals(old.getDeletionFile())) {
+                return Optional.empty();
+            }
+            RoaringBitmap compactedAway = DeletionFiles.read(table.fileSystem(), compacted, old, allocator);
+            for (int row : ownRows(base, deletions, compacted, allocator)) {
+                long at = position + row - compactedAway.rank(row);
+                int target = targetOf(targetStarts, at);
+                if (target < 0 || at - targetStarts[target] >= targets.get(target).getPhysicalRows()) {
+                    return Optional.empty();
+                }
+                moved.computeIfAbsent(targets.get(target).getId(), _ -> new RoaringBitmap()).add((int) (at - targetStarts[target]));
+            }
+            position += old.getPhysicalRows() - compactedAway.getLongCardinality();
+        }
+        return position == newRows ? Optional.of(moved) : Optional.empty();
+    }
+
+    /**
+     * The rows of the fragment the statement deletes that were not deleted in {@code base}, the fragment it read.
+     */
+    private RoaringBitmap ownRows(DataFragment base, Deletions deletions, TableSnapshot snapshot, BufferAllocator allocator)
+    {
+        return ownRows.computeIfAbsent(base.getId(), id -> {
+            RoaringBitmap all = deletions.deletedRows(base, table, snapshot, allocator);
+            all.andNot(DeletionFiles.read(table.fileSystem(), snapshot, base, allocator));
+            return all;
+        });
+    }
+
+    private long deletedCount(DataFragment fragment, TableSnapshot snapshot, BufferAllocator allocator)
+    {
+        if (!fragment.hasDeletionFile()) {
+            return 0;
+        }
+        // older writers left the count out
+        long count = fragment.getDeletionFile().getNumDeletedRows();
+        return count > 0 ? count : DeletionFiles.read(table.fileSystem(), snapshot, fragment, allocator).getLongCardinality();
+    }
+
+    private static int targetOf(long[] starts, long position)
+    {
+        int target = -1;
+        for (int i = 0; i < starts.length && starts[i] <= position; i++) {
+            target = i;
+        }
+        return target;
+    }
+
+    private static List<Transaction.RewriteGroup> groups(Transaction.Rewrite rewrite)
+    {
+        if (rewrite.getGroupsCount() > 0 || rewrite.getOldFragmentsCount() == 0) {
+            return rewrite.getGroupsList();
+        }
+        return List.of(Transaction.RewriteGroup.newBuilder()
+                .addAllOldFragments(rewrite.getOldFragmentsList())
+                .addAllNewFragments(rewrite.getNewFragmentsList())
+                .build());
+    }
+
+    private static String firstFile(DataFragment fragment)
+    {
+        return fragment.getFilesCount() == 0 ? "" : fragment.getFiles(0).getPath();
+    }
+
+    private static Map<Long, DataFragment> fragmentsById(TableSnapshot snapshot)
+    {
+        Map<Long, DataFragment> fragments = new HashMap<>();
+        snapshot.manifest().getFragmentsList().forEach(fragment -> fragments.put(fragment.getId(), fragment));
+        return fragments;
+    }
+
+    /**
+     * The deletion side of a DELETE or UPDATE: fragments with a new deletion file and fragments removed outright.
+     */
+    private static final class Deletions
+    {
+        private final List<DataFragment> updated;
+        private final Set<Long> removed;
+
+        private Deletions(List<DataFragment> updated, Set<Long> removed)
+        {
+            this.updated = updated;
+            this.removed = removed;
+        }
+
+        static Deletions of(Transaction transaction)
+        {
+            return switch (transaction.getOperationCase()) {
+                case DELETE -> new Deletions(new ArrayList<>(transaction.getDelete().getUpdatedFragmentsList()), new HashSet<>(transaction.getDelete().getDeletedFragmentIdsList()));
+                case UPDATE -> new Deletions(new ArrayList<>(transaction.getUpdate().getUpdatedFragmentsList()), new HashSet<>(transaction.getUpdate().getRemovedFragmentIdsList()));
+                default -> throw new IllegalArgumentException("Not a row change: " + transaction.getOperationCase());
+            };
+        }
+
+        boolean touches(long fragmentId)
+        {
+            return removed.contains(fragmentId) || updated.stream().anyMatch(fragment -> fragment.getId() == fragmentId);
+        }
+
+        /**
+         * Every row of the fragment deleted once the statement commits: its deletions before the statement and its own.
+         */
+        RoaringBitmap deletedRows(DataFragment base, LanceTable table, TableSnapshot snapshot, BufferAllocator allocator)
+        {
+            if (removed.contains(base.getId())) {
+                RoaringBitmap all = new RoaringBitmap();
+                all.add(0L, base.getPhysicalRows());
+                return all;
+            }
+            DataFragment mine = updated.stream().filter(fragment -> fragment.getId() == base.getId()).findFirst().orElseThrow();
+            return DeletionFiles.read(table.fileSystem(), snapshot, mine, allocator);
+        }
+
+        void forget(long fragmentId)
+        {
+            removed.remove(fragmentId);
+            updated.removeIf(fragment -> fragment.getId() == fragmentId);
+        }
+
+        Transaction into(Transaction transaction)
+        {
+            Transaction.Builder rebased = transaction.toBuilder().setUuid(UUID.randomUUID().toString());
+            switch (transaction.getOperationCase()) {
+                case DELETE -> rebased.setDelete(transaction.getDelete().toBuilder()
+                        .clearUpdatedFragments().addAllUpdatedFragments(updated)
+                        .clearDeletedFragmentIds().addAllDeletedFragmentIds(removed));
+                case UPDATE -> rebased.setUpdate(transaction.getUpdate().toBuilder()
+                        .clearUpdatedFragments().addAllUpdatedFragments(updated)
+                        .clearRemovedFragmentIds().addAllRemovedFragmentIds(removed));
+                default -> throw new IllegalArgumentException("Not a row change: " + transaction.getOperationCase());
+            }
+            return rebased.build();
+        }
+    }
+}
