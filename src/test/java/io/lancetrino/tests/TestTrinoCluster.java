@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -19,19 +20,25 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 
 /**
  * {@code bin/serve --workers 2}: a real coordinator and two worker processes with the plugin zip installed, reached
  * over JDBC: scans run on both workers, and writes under {@code retry_policy = 'TASK'} (fault-tolerant execution with the
  * file-system exchange manager {@code bin/serve} configures) commit once and leave no file the table does not reference.
+ * A worker killed with SIGKILL during a long INSERT fails it cleanly without retries, and under TASK retries the
+ * INSERT completes with every row once.
  */
 @TestInstance(PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -88,10 +95,7 @@ final class TestTrinoCluster
     void testWritesUnderTaskRetries()
             throws Exception
     {
-        Properties retries = new Properties();
-        retries.setProperty("user", "cluster-test");
-        retries.setProperty("sessionProperties", "retry_policy:TASK");
-        try (Connection connection = DriverManager.getConnection(serve.jdbcUrl(), retries); Statement statement = connection.createStatement()) {
+        try (Connection connection = DriverManager.getConnection(serve.jdbcUrl(), taskRetries()); Statement statement = connection.createStatement()) {
             assertThat(statement.executeLargeUpdate("CREATE TABLE lance.cluster.items WITH (max_rows_per_file = 20000) AS SELECT * FROM tpch.tiny.lineitem"))
                     .isEqualTo(scalar(statement, "SELECT count(*) FROM tpch.tiny.lineitem"));
             assertThat(statement.executeLargeUpdate("INSERT INTO lance.cluster.items SELECT * FROM tpch.tiny.lineitem WHERE orderkey % 2 = 0"))
@@ -101,16 +105,126 @@ final class TestTrinoCluster
                     scalar(statement, "SELECT (SELECT count(*) FROM tpch.tiny.lineitem WHERE linenumber <> 1) + (SELECT count(*) FROM tpch.tiny.lineitem WHERE orderkey % 2 = 0 AND linenumber <> 1)"));
             assertThat(scalar(statement, "SELECT count(*) FROM lance.cluster.\"items$versions\"")).isEqualTo(3L);
             // every data file is one the table references
-            Set<String> referenced = new HashSet<>();
-            try (ResultSet rows = statement.executeQuery("SELECT f FROM lance.cluster.\"items$fragments\" CROSS JOIN UNNEST(data_files) AS t(f)")) {
-                while (rows.next()) {
-                    referenced.add(Path.of(rows.getString(1)).getFileName().toString());
+            assertThat(dataFiles("items")).isEqualTo(referencedFiles(statement, "items"));
+        }
+    }
+
+    @Test
+    @Order(3)
+    void testWorkerKilledDuringInsert()
+            throws Exception
+    {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            // a Lance source: its splits can run on any worker, unlike tpch's, so a lost worker's share can be retried elsewhere
+            statement.execute("CREATE TABLE lance.cluster.source WITH (max_rows_per_file = 100000) AS SELECT * FROM tpch.sf1.orders");
+            statement.execute("INSERT INTO lance.cluster.source SELECT orderkey + 6000000, custkey, orderstatus, totalprice, orderdate, orderpriority, clerk, shippriority, comment FROM lance.cluster.source");
+            statement.execute("CREATE TABLE lance.cluster.plain AS SELECT * FROM lance.cluster.source WITH NO DATA");
+            statement.execute("CREATE TABLE lance.cluster.retried AS SELECT * FROM lance.cluster.source WITH NO DATA");
+        }
+        long sourceRows = 3_000_000;
+
+        // without a retry policy the statement fails with the engine's error and the table is unchanged
+        List<String> killed = null;
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            String insert = "INSERT INTO lance.cluster.plain SELECT * FROM lance.cluster.source";
+            CompletableFuture<Long> running = CompletableFuture.supplyAsync(() -> update(statement, insert));
+            killed = killWorkerDuring(running, insert, 2);
+            assertThatThrownBy(running::join).isInstanceOf(CompletionException.class).cause().isInstanceOf(SQLException.class);
+        }
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            // until the coordinator notices the loss, it may still schedule tasks on the dead worker
+            awaitActiveWorkers(statement, 1);
+            assertThat(scalar(statement, "SELECT count(*) FROM lance.cluster.plain")).isEqualTo(0L);
+            assertThat(scalar(statement, "SELECT count(*) FROM lance.cluster.\"plain$versions\"")).isEqualTo(1L);
+            serve.restartWorker(2, killed);
+            awaitActiveWorkers(statement, 2);
+        }
+
+        // under retry_policy TASK the lost worker's tasks run again elsewhere and every row lands once
+        try (Connection connection = DriverManager.getConnection(serve.jdbcUrl(), taskRetries()); Statement statement = connection.createStatement()) {
+            String insert = "INSERT INTO lance.cluster.retried SELECT * FROM lance.cluster.source";
+            CompletableFuture<Long> running = CompletableFuture.supplyAsync(() -> update(statement, insert));
+            killed = killWorkerDuring(running, insert, 1);
+            assertThat(running.join()).isEqualTo(sourceRows);
+            awaitActiveWorkers(statement, 1);
+            assertThat(scalar(statement, "SELECT count(*) = %s AND count(DISTINCT orderkey) = %s FROM lance.cluster.retried".formatted(sourceRows, sourceRows))).isEqualTo(true);
+            assertThat(scalar(statement, "SELECT count(*) FROM lance.cluster.\"retried$versions\"")).isEqualTo(2L);
+            // the killed attempts' files went with the commit
+            assertThat(dataFiles("retried")).isEqualTo(referencedFiles(statement, "retried"));
+            serve.restartWorker(1, killed);
+            awaitActiveWorkers(statement, 2);
+        }
+    }
+
+    /**
+     * Kills the worker as soon as it runs a task of the statement, which must still be running then.
+     */
+    private List<String> killWorkerDuring(CompletableFuture<Long> running, String sql, int worker)
+            throws Exception
+    {
+        String node = "serve-worker-" + worker;
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
+            while (System.nanoTime() < deadline) {
+                assertThat(running).as("the statement ended before worker %s ran a task of it", worker).isNotDone();
+                long tasks = (long) scalar(statement, """
+                        SELECT count(*) FROM system.runtime.tasks t JOIN system.runtime.queries q ON t.query_id = q.query_id
+                        WHERE q.query = '%s' AND q.state = 'RUNNING' AND t.node_id = '%s' AND t.state = 'RUNNING' AND t.splits > 0""".formatted(sql, node));
+                if (tasks > 0) {
+                    return serve.killWorker(worker);
                 }
-            }
-            try (Stream<Path> files = Files.list(warehouse.resolve("cluster/items.lance/data"))) {
-                assertThat(files.map(file -> file.getFileName().toString()).collect(Collectors.toSet())).isEqualTo(referenced);
+                Thread.sleep(50);
             }
         }
+        throw new AssertionError("Worker %s ran no task of the statement within 2 minutes".formatted(worker));
+    }
+
+    private static void awaitActiveWorkers(Statement statement, long workers)
+            throws Exception
+    {
+        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
+        while ((long) scalar(statement, "SELECT count(*) FROM system.runtime.nodes WHERE state = 'active' AND NOT coordinator") != workers) {
+            assertThat(System.nanoTime()).as("%s active workers within 3 minutes", workers).isLessThan(deadline);
+            Thread.sleep(500);
+        }
+    }
+
+    private static long update(Statement statement, String sql)
+    {
+        try {
+            return statement.executeLargeUpdate(sql);
+        }
+        catch (SQLException e) {
+            throw new CompletionException(e);
+        }
+    }
+
+    private Set<String> dataFiles(String table)
+            throws IOException
+    {
+        try (Stream<Path> files = Files.list(warehouse.resolve("cluster/%s.lance/data".formatted(table)))) {
+            return files.map(file -> file.getFileName().toString()).collect(Collectors.toSet());
+        }
+    }
+
+    private static Set<String> referencedFiles(Statement statement, String table)
+            throws SQLException
+    {
+        Set<String> referenced = new HashSet<>();
+        try (ResultSet rows = statement.executeQuery("SELECT f FROM lance.cluster.\"%s$fragments\" CROSS JOIN UNNEST(data_files) AS t(f)".formatted(table))) {
+            while (rows.next()) {
+                referenced.add(Path.of(rows.getString(1)).getFileName().toString());
+            }
+        }
+        return referenced;
+    }
+
+    private static Properties taskRetries()
+    {
+        Properties retries = new Properties();
+        retries.setProperty("user", "cluster-test");
+        retries.setProperty("sessionProperties", "retry_policy:TASK");
+        return retries;
     }
 
     private Connection connect()

@@ -32,6 +32,8 @@ public final class ServeProcess
     private final Path serverDirectory;
     private final int port;
     private final List<String> output = new CopyOnWriteArrayList<>();
+    /** workers started again after a kill: no longer the script's children, so stopped here */
+    private final List<Process> restartedWorkers = new CopyOnWriteArrayList<>();
 
     private ServeProcess(Process process, Path serverDirectory, int port)
     {
@@ -159,6 +161,7 @@ public final class ServeProcess
     public int stop(long timeout, TimeUnit unit)
             throws InterruptedException
     {
+        restartedWorkers.forEach(Process::destroy);
         process.destroy();
         if (!process.waitFor(timeout, unit)) {
             process.descendants().forEach(ProcessHandle::destroyForcibly);
@@ -176,6 +179,7 @@ public final class ServeProcess
     @Override
     public void close()
     {
+        restartedWorkers.forEach(Process::destroyForcibly);
         process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
     }
@@ -189,6 +193,37 @@ public final class ServeProcess
         return process.children()
                 .filter(child -> child.info().arguments().map(arguments -> List.of(arguments).contains(nodeId)).orElse(false))
                 .findFirst();
+    }
+
+    /**
+     * Kills worker {@code worker} with SIGKILL, as a machine that is lost; returns its command line, to start it again.
+     */
+    public List<String> killWorker(int worker)
+            throws InterruptedException
+    {
+        ProcessHandle jvm = workerJvm(worker).orElseThrow(() -> new IllegalStateException("No worker " + worker));
+        ProcessHandle.Info info = jvm.info();
+        List<String> commandLine = ImmutableList.<String>builder()
+                .add(info.command().orElseThrow())
+                .add(info.arguments().orElseThrow())
+                .build();
+        jvm.destroyForcibly();
+        jvm.onExit().join();
+        return commandLine;
+    }
+
+    /**
+     * Starts a killed worker again from its command line, in its own directory, its log appended to its server.log.
+     */
+    public void restartWorker(int worker, List<String> commandLine)
+            throws IOException
+    {
+        Path directory = serverDirectory.resolve("worker-" + worker);
+        restartedWorkers.add(new ProcessBuilder(commandLine)
+                .directory(directory.toFile())
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(directory.resolve("var/log/server.log").toFile()))
+                .start());
     }
 
     // the first of `count` consecutive free ports: bin/serve gives worker i the coordinator's port + i
