@@ -50,6 +50,7 @@ public final class Benchmark
             Optional<VectorSearchTimings.Result> search = Optional.empty();
             Optional<AnnSearchTimings.Result> ann = Optional.empty();
             Optional<SharingLoad.Result> sharing = Optional.empty();
+            Optional<ClusterTimings.Result> cluster = Optional.empty();
             List<String> notMeasured = new ArrayList<>();
             if (options.measures("storage")) {
                 for (String table : List.of("lineitem", "orders")) {
@@ -94,6 +95,9 @@ public final class Benchmark
             if (options.measures("sharing")) {
                 sharing = Optional.of(SharingLoad.measure(environment, options.sharingRecipients(), options.sharingSeconds()));
             }
+            if (options.measures("cluster")) {
+                cluster = Optional.of(ClusterTimings.measure(environment, options, options.outputDirectory().resolve("cluster")));
+            }
             BenchmarkReport report = new BenchmarkReport(
                     options.scale(),
                     options.runs(),
@@ -115,6 +119,7 @@ public final class Benchmark
                     search,
                     ann,
                     sharing,
+                    cluster,
                     notMeasured);
             report.write(options.outputDirectory());
             return report;

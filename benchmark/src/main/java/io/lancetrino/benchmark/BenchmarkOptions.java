@@ -48,7 +48,7 @@ public record BenchmarkOptions(
         int annQueries,
         List<String> parts)
 {
-    public static final List<String> PARTS = List.of("queries", "storage", "reader", "planning", "versions", "clones", "compaction", "cleanup", "vectors", "indexes", "search", "ann", "sharing");
+    public static final List<String> PARTS = List.of("queries", "storage", "reader", "planning", "versions", "clones", "compaction", "cleanup", "vectors", "indexes", "search", "ann", "sharing", "cluster");
 
     public BenchmarkOptions
     {

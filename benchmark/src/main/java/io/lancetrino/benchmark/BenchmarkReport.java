@@ -38,6 +38,7 @@ public record BenchmarkReport(
         Optional<VectorSearchTimings.Result> search,
         Optional<AnnSearchTimings.Result> ann,
         Optional<SharingLoad.Result> sharing,
+        Optional<ClusterTimings.Result> cluster,
         List<String> notMeasured)
 {
     public BenchmarkReport
@@ -57,6 +58,7 @@ public record BenchmarkReport(
         requireNonNull(search, "search is null");
         requireNonNull(ann, "ann is null");
         requireNonNull(sharing, "sharing is null");
+        requireNonNull(cluster, "cluster is null");
         notMeasured = List.copyOf(notMeasured);
     }
 
@@ -182,6 +184,7 @@ public record BenchmarkReport(
             }
             out.append("\nEach recipient catalog ran one query before the load (its first, median %.3f s: it fetches the manifest, file footers and listings).%n".formatted(load.firstQuerySeconds()));
         });
+        cluster.ifPresent(result -> clusterMarkdown(out, result));
         if (!notMeasured.isEmpty()) {
             out.append("\nNot measured yet: ").append(String.join("; ", notMeasured)).append('\n');
         }
@@ -288,5 +291,26 @@ public record BenchmarkReport(
             return "(no goal)";
         }
         return met ? "PASS" : "MISS";
+    }
+
+    private static void clusterMarkdown(StringBuilder out, ClusterTimings.Result result)
+    {
+        out.append("\n| query on real servers (`bin/serve`), median s (CPU s) | one node: lance | one node: iceberg | %d workers: lance | %d workers: iceberg | lance: cluster / one node | iceberg: cluster / one node |%n".formatted(result.workers(), result.workers()));
+        out.append("|---|---:|---:|---:|---:|---:|---:|\n");
+        for (ClusterTimings.QueryTime query : result.queries()) {
+            out.append("| %s | %.3f (%.2f) | %.3f (%.2f) | %.3f (%.2f) | %.3f (%.2f) | %.2f | %.2f |%n".formatted(query.name(),
+                    query.singleLance().medianSeconds(), query.singleLance().medianCpuSeconds(),
+                    query.singleIceberg().medianSeconds(), query.singleIceberg().medianCpuSeconds(),
+                    query.clusterLance().medianSeconds(), query.clusterLance().medianCpuSeconds(),
+                    query.clusterIceberg().medianSeconds(), query.clusterIceberg().medianCpuSeconds(),
+                    query.clusterLance().medianSeconds() / query.singleLance().medianSeconds(),
+                    query.clusterIceberg().medianSeconds() / query.singleIceberg().medianSeconds()));
+        }
+        out.append("\n| CTAS of lineitem (%,d rows) on %d workers, median s (CPU s) | lance | iceberg |%n|---|---:|---:|%n".formatted(result.lineitemRows(), result.workers()));
+        for (ClusterTimings.CtasTime ctas : result.ctas()) {
+            out.append("| retry_policy %s | %.3f (%.2f) | %.3f (%.2f) |%n".formatted(ctas.retryPolicy(),
+                    ctas.lance().medianSeconds(), ctas.lance().medianCpuSeconds(), ctas.iceberg().medianSeconds(), ctas.iceberg().medianCpuSeconds()));
+        }
+        out.append("\nCost of fault tolerance, (lance TASK / lance NONE) / (iceberg TASK / iceberg NONE): %.2f (goal <= 1.1)%n".formatted(result.faultToleranceRatioOfRatios()));
     }
 }

@@ -148,11 +148,11 @@ public final class ServeProcess
     }
 
     /**
-     * The Trino server JVM: the script's child process.
+     * The Trino server JVM (the coordinator, with workers): the script's child process.
      */
     public Optional<ProcessHandle> serverJvm()
     {
-        return process.children().filter(child -> child.info().command().map(command -> command.endsWith("java")).orElse(false)).findFirst();
+        return nodeJvm("serve-1");
     }
 
     /**
@@ -189,10 +189,27 @@ public final class ServeProcess
      */
     public Optional<ProcessHandle> workerJvm(int worker)
     {
-        String nodeId = "-Dnode.id=serve-worker-" + worker;
+        return nodeJvm("serve-worker-" + worker);
+    }
+
+    private Optional<ProcessHandle> nodeJvm(String nodeId)
+    {
+        String property = "-Dnode.id=" + nodeId;
         return process.children()
-                .filter(child -> child.info().arguments().map(arguments -> List.of(arguments).contains(nodeId)).orElse(false))
+                .filter(child -> child.info().arguments().map(arguments -> List.of(arguments).contains(property)).orElse(false))
                 .findFirst();
+    }
+
+    /**
+     * Waits for the script to exit, as it does when the coordinator died; returns its status.
+     */
+    public int awaitExit(long timeout, TimeUnit unit)
+            throws InterruptedException, TimeoutException
+    {
+        if (!process.waitFor(timeout, unit)) {
+            throw new TimeoutException("bin/serve still running after " + timeout + " " + unit);
+        }
+        return process.exitValue();
     }
 
     /**
