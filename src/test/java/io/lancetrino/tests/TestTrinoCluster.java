@@ -29,6 +29,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import static io.lancetrino.tests.fixtures.JdbcStatements.scalar;
+import static io.lancetrino.tests.fixtures.JdbcStatements.update;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
@@ -189,16 +191,6 @@ final class TestTrinoCluster
         }
     }
 
-    private static long update(Statement statement, String sql)
-    {
-        try {
-            return statement.executeLargeUpdate(sql);
-        }
-        catch (SQLException e) {
-            throw new CompletionException(e);
-        }
-    }
-
     private Set<String> dataFiles(String table)
             throws IOException
     {
@@ -231,14 +223,5 @@ final class TestTrinoCluster
             throws SQLException
     {
         return DriverManager.getConnection(serve.jdbcUrl(), "cluster-test", null);
-    }
-
-    private static Object scalar(Statement statement, String sql)
-            throws SQLException
-    {
-        try (ResultSet rows = statement.executeQuery(sql)) {
-            assertThat(rows.next()).isTrue();
-            return rows.getObject(1);
-        }
     }
 }

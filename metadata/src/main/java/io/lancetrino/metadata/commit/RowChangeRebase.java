@@ -29,7 +29,8 @@ import static java.util.Objects.requireNonNull;
  * statement must re-run: its row was changed by someone else);</li>
  * <li>a compaction: it wrote the live rows of a contiguous run of fragments, in order, into new fragments, so every
  * row the statement deletes has exactly one place in the new ones, which get the deletions instead. Refused when the
- * compaction read its fragments in another state than the statement did, or wrote a different number of rows.</li>
+ * compaction copied other files than the statement read, saw rows deleted the statement did not, or wrote a
+ * different number of rows.</li>
  * </ul>
  */
 final class RowChangeRebase
@@ -125,7 +126,7 @@ final class RowChangeRebase
     private Optional<Map<Long, RoaringBitmap>> followRewrite(Transaction.Rewrite rewrite, Deletions deletions, TableSnapshot compacted, BufferAllocator allocator)
     {
         Map<Long, RoaringBitmap> moved = new HashMap<>();
-        for (Transaction.RewriteGroup group : groups(rewrite)) {
+        for (Transaction.RewriteGroup group : ManifestBuilder.rewriteGroups(rewrite)) {
             if (group.getOldFragmentsList().stream().anyMatch(old -> deletions.touches(old.getId()))) {
                 Optional<Map<Long, RoaringBitmap>> groupMoves = followGroup(group, deletions, compacted, allocator);
                 if (groupMoves.isEmpty()) {
@@ -146,8 +147,9 @@ final class RowChangeRebase
         List<DataFragment> targets = new ArrayList<>();
         long newRows = 0;
         for (DataFragment written : group.getNewFragmentsList()) {
+            // a compaction may carry deletions committed while it ran: those rows are still in its files
             DataFragment target = byFirstFile.get(firstFile(written));
-            if (target == null || target.hasDeletionFile()) {
+            if (target == null) {
                 return Optional.empty();
             }
             targets.add(target);
@@ -166,11 +168,15 @@ final class RowChangeRebase
                 continue;
             }
             DataFragment base = bases.get(old.getId());
-            // the compaction must have read the fragment as the statement did
-            if (base == null || base.getPhysicalRows() != old.getPhysicalRows() || !base.getDeletionFile().equals(old.getDeletionFile())) {
+            // the compaction must have copied the fragment the statement read, with at most the rows it saw deleted
+            // (it carried deletions committed while it ran into its new fragments)
+            if (base == null || base.getPhysicalRows() != old.getPhysicalRows() || !base.getFilesList().equals(old.getFilesList())) {
                 return Optional.empty();
             }
             RoaringBitmap compactedAway = DeletionFiles.read(table.fileSystem(), compacted, old, allocator);
+            if (!DeletionFiles.read(table.fileSystem(), compacted, base, allocator).contains(compactedAway)) {
+                return Optional.empty();
+            }
             for (int row : ownRows(base, deletions, compacted, allocator)) {
                 long at = position + row - compactedAway.rank(row);
                 int target = targetOf(targetStarts, at);
@@ -206,7 +212,7 @@ final class RowChangeRebase
         return count > 0 ? count : DeletionFiles.read(table.fileSystem(), snapshot, fragment, allocator).getLongCardinality();
     }
 
-    private static int targetOf(long[] starts, long position)
+    static int targetOf(long[] starts, long position)
     {
         int target = -1;
         for (int i = 0; i < starts.length && starts[i] <= position; i++) {
@@ -215,18 +221,7 @@ final class RowChangeRebase
         return target;
     }
 
-    private static List<Transaction.RewriteGroup> groups(Transaction.Rewrite rewrite)
-    {
-        if (rewrite.getGroupsCount() > 0 || rewrite.getOldFragmentsCount() == 0) {
-            return rewrite.getGroupsList();
-        }
-        return List.of(Transaction.RewriteGroup.newBuilder()
-                .addAllOldFragments(rewrite.getOldFragmentsList())
-                .addAllNewFragments(rewrite.getNewFragmentsList())
-                .build());
-    }
-
-    private static String firstFile(DataFragment fragment)
+    static String firstFile(DataFragment fragment)
     {
         return fragment.getFilesCount() == 0 ? "" : fragment.getFiles(0).getPath();
     }

@@ -36,8 +36,9 @@ import static java.util.Objects.requireNonNull;
  * Data files are written before and the manifest last, so a failed or killed writer leaves at most unreferenced files.
  * When another writer took the version, the transactions committed since our read version are checked against ours
  * and the manifest is rebuilt on the new latest version, a bounded number of times. Deletions of other rows in the same
- * fragments, and compactions, are followed ({@link RowChangeRebase}); a compaction drops the groups a user write
- * changed first ({@link CompactionYield}), so user writes never lose to maintenance.
+ * fragments, and compactions, are followed ({@link RowChangeRebase}); a compaction carries along deletions committed
+ * while it ran ({@link CompactionRebase}) and drops only the groups it cannot ({@link CompactionYield}), so user writes
+ * never lose to maintenance.
  */
 public final class TableCommitter
 {
@@ -94,13 +95,14 @@ public final class TableCommitter
         Transaction current = transaction;
         String transactionFile = writeTransaction(table.fileSystem(), location, current);
         RowChangeRebase rebase = new RowChangeRebase(table, branch);
+        CompactionRebase compaction = new CompactionRebase(table, branch);
         long checkedThrough = transaction.getReadVersion();
         for (int attempt = 1; attempt <= maxAttempts; attempt++) {
             long latest = table.latestVersion(branch).orElseThrow(() -> new LanceTableException(LanceErrorKind.TABLE_NOT_FOUND, "Table %s has no versions".formatted(table.displayName())));
             TableSnapshot base = table.snapshot(branch, latest);
             checkWritable(table, base);
             for (long version = checkedThrough + 1; version <= latest; version++) {
-                Transaction checked = checkConflict(table, branch, current, version, rebase);
+                Transaction checked = checkConflict(table, branch, current, version, rebase, compaction);
                 if (checked != current) {
                     // the transaction file must name the fragments the published change really touches
                     current = checked;
@@ -118,8 +120,15 @@ public final class TableCommitter
             }
             // indices live in their own section of the manifest file and follow the change as Lance's commit has them
             Optional<IndexSection> indices = IndexMaintenance.next(table.displayName(), base.manifest(), base.manifestFile().indexSection(), current, manifest);
+            Transaction published = current;
+            if (compaction.carriesDeletions()) {
+                // the new fragments' ids, which deletion files are named by, exist from here on
+                CompactionRebase.Carried carried = compaction.apply(manifest, current, location);
+                published = carried.transaction();
+                manifest = carried.manifest().toBuilder().setTransactionFile(writeTransaction(table.fileSystem(), location, published)).build();
+            }
             try {
-                return new CommitResult(publish(table.fileSystem(), table.versionsDirectory(branch), naming(base), manifest, indices), attempt, current);
+                return new CommitResult(publish(table.fileSystem(), table.versionsDirectory(branch), naming(base), manifest, indices), attempt, published);
             }
             catch (FileAlreadyExistsException e) {
                 backOff(attempt);
@@ -150,7 +159,7 @@ public final class TableCommitter
      * @return the transaction to commit: {@code mine}, or {@code mine} rebased over a change it can follow, or a
      * compaction without the groups {@code version} changed
      */
-    private static Transaction checkConflict(LanceTable table, Optional<String> branch, Transaction mine, long version, RowChangeRebase rebase)
+    private static Transaction checkConflict(LanceTable table, Optional<String> branch, Transaction mine, long version, RowChangeRebase rebase, CompactionRebase compaction)
     {
         TableSnapshot committed = table.snapshot(branch, version);
         Optional<Transaction> theirs = Transactions.read(table.fileSystem(), committed);
@@ -164,6 +173,9 @@ public final class TableCommitter
                 Optional<Transaction> rebased = Optional.empty();
                 if (RowChangeRebase.applies(mine, theirs.get())) {
                     rebased = rebase.rebase(mine, theirs.get(), version);
+                }
+                else if (CompactionRebase.applies(mine, theirs.get())) {
+                    rebased = compaction.rebase(mine, theirs.get(), version);
                 }
                 else if (CompactionYield.applies(mine, theirs.get())) {
                     rebased = CompactionYield.without(mine, theirs.get());

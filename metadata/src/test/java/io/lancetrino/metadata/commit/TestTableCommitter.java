@@ -313,7 +313,29 @@ final class TestTableCommitter
     }
 
     @Test
-    void testRewriteFailsWhenItsFragmentWasChangedAfterItsReadVersion(@TempDir Path dir)
+    void testRewriteGivesWayWhenAUserWriteRemovedItsFragment(@TempDir Path dir)
+            throws Exception
+    {
+        String uri = threeFragmentTable(dir);
+        LanceTable table = table(uri);
+        TableSnapshot read = table.snapshot(Optional.empty(), 2);
+        Transaction rewrite = rewrite(read, SdkFragments.writeProtos(allocator, uri, 0, 30));
+        // every row of fragment 1 deleted: the compaction's copies of them have nowhere to go but a fragment of its own
+        committer.commit(table, Optional.empty(), deleteRows(read, Map.of(), Set.of(1)));
+
+        assertThatThrownBy(() -> committer.commit(table, Optional.empty(), rewrite))
+                .isInstanceOfSatisfying(LanceTableException.class, e -> assertThat(e.kind()).isEqualTo(LanceErrorKind.COMMIT_CONFLICT))
+                .hasMessageContaining("main version 3 (delete) changed the same fragments as this rewrite; re-run the statement");
+        // nothing was published: the deleted rows stay deleted
+        assertThat(table.latestVersion(Optional.empty())).hasValue(3);
+        try (Dataset dataset = Dataset.open(uri, allocator)) {
+            assertThat(dataset.version()).isEqualTo(3);
+            assertThat(dataset.countRows()).isEqualTo(20);
+        }
+    }
+
+    @Test
+    void testRewriteCarriesADeleteOfItsFragment(@TempDir Path dir)
             throws Exception
     {
         String uri = threeFragmentTable(dir);
@@ -322,15 +344,13 @@ final class TestTableCommitter
         Transaction rewrite = rewrite(read, SdkFragments.writeProtos(allocator, uri, 0, 30));
         committer.commit(table, Optional.empty(), delete(read, 1, RoaringBitmap.bitmapOf(4), true));
 
-        assertThatThrownBy(() -> committer.commit(table, Optional.empty(), rewrite))
-                .isInstanceOfSatisfying(LanceTableException.class, e -> assertThat(e.kind()).isEqualTo(LanceErrorKind.COMMIT_CONFLICT))
-                .hasMessageContaining("main version 3 (delete) changed the same fragments as this rewrite; re-run the statement");
-        // nothing was published: the deleted row stays deleted
-        assertThat(table.latestVersion(Optional.empty())).hasValue(3);
+        assertThat(committer.commit(table, Optional.empty(), rewrite).version()).isEqualTo(4);
+        // the deleted row stays deleted, in the compacted fragment, and Lance continues the table
         try (Dataset dataset = Dataset.open(uri, allocator)) {
-            assertThat(dataset.version()).isEqualTo(3);
             assertThat(dataset.countRows()).isEqualTo(29);
             assertThat(dataset.countRows("id = 14")).isZero();
+            dataset.delete("id = 15");
+            assertThat(dataset.countRows()).isEqualTo(28);
         }
     }
 
@@ -359,7 +379,7 @@ final class TestTableCommitter
     }
 
     @Test
-    void testCompactionGivesUpOnlyTheGroupsAUserWriteChanged(@TempDir Path dir)
+    void testCompactionCarriesDeletionsCommittedWhileItRan(@TempDir Path dir)
             throws Exception
     {
         String uri = threeFragmentTable(dir);
@@ -373,19 +393,29 @@ final class TestTableCommitter
                         .addGroups(Transaction.RewriteGroup.newBuilder().addAllOldFragments(fragments.subList(0, 2)).addAllNewFragments(SdkFragments.writeProtos(allocator, uri, 0, 20)))
                         .addGroups(Transaction.RewriteGroup.newBuilder().addOldFragments(fragments.get(2)).addAllNewFragments(SdkFragments.writeProtos(allocator, uri, 20, 10))))
                 .build();
-        committer.commit(table, Optional.empty(), delete(read, 2, RoaringBitmap.bitmapOf(5), false));
+        // while it runs: all of fragment 0 (ids 0-9) and row 5 of fragment 2 (id 25) are deleted
+        committer.commit(table, Optional.empty(), deleteRows(read, Map.of(2, RoaringBitmap.bitmapOf(5)), Set.of(0)));
+        // and a delete computed after that one, committed after the compaction, deletes id 27 (fragment 2 is now second)
+        Transaction later = deleteRows(table.snapshot(Optional.empty(), 3), Map.of(1, RoaringBitmap.bitmapOf(7)), Set.of());
 
         CommitResult result = committer.commit(table, Optional.empty(), compaction);
 
-        // the group of the deleted row stays as the delete left it; the other is compacted
-        assertThat(result.transaction().getRewrite().getGroupsList()).extracting(group -> group.getOldFragments(0).getId()).containsExactly(0L);
-        assertThat(result.manifest().manifest().getFragmentsList()).extracting(DataFragment::getId).containsExactly(3L, 2L);
+        // the group of the removed fragment gives way; the other carries id 25's deletion into its new fragment
+        assertThat(result.transaction().getRewrite().getGroupsList()).extracting(group -> group.getOldFragments(0).getId()).containsExactly(2L);
+        assertThat(result.manifest().manifest().getFragmentsList()).extracting(DataFragment::getId).containsExactly(1L, 3L);
+        assertThat(result.manifest().manifest().getFragments(1).getDeletionFile().getNumDeletedRows()).isEqualTo(1);
         try (Dataset dataset = Dataset.open(uri, allocator)) {
-            assertThat(dataset.countRows()).isEqualTo(29);
-            assertThat(dataset.countRows("id = 25")).isZero();
+            assertThat(dataset.countRows()).isEqualTo(19);
+            assertThat(dataset.countRows("id < 10 OR id = 25")).isZero();
             try (org.lance.Transaction transaction = dataset.readTransaction().orElseThrow()) {
                 assertThat(((org.lance.operation.Rewrite) transaction.operation()).groups()).hasSize(1);
             }
+        }
+
+        committer.commit(table, Optional.empty(), later);
+        try (Dataset dataset = Dataset.open(uri, allocator)) {
+            assertThat(dataset.countRows()).isEqualTo(18);
+            assertThat(dataset.countRows("id = 27")).isZero();
         }
     }
 
