@@ -31,6 +31,7 @@ import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -41,6 +42,7 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static io.lancetrino.tests.fixtures.JdbcStatements.awaitActiveWorkers;
 import static io.lancetrino.tests.fixtures.JdbcStatements.scalar;
 import static io.lancetrino.tests.fixtures.JdbcStatements.update;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -52,7 +54,9 @@ import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
  * writer owns its rows, so what every successful statement did is known and checked afterwards, row by row; every
  * version must open in the Lance SDK with the row count Trino reads. Then the coordinator is killed with SIGKILL
  * between a commit's transaction file and its manifest, three times: the table must hold the previous or the new
- * version, never a mix, and the next write must succeed. Prints the figures the README quotes. It runs on
+ * version, never a mix, and the next write must succeed. Last, a worker is killed during 8 concurrent readers, without
+ * retries (queries may fail, none started after the loss was seen, none answers wrongly) and under TASK retries (all
+ * complete). Prints the figures the README quotes. It runs on
  * request: {@code bin/test -pl src/test -Dtest=TestClusterLoad -Dlance.tests.cluster-load=true
  * -Dsurefire.failIfNoSpecifiedTests=false} ({@code -Dlance.tests.cluster-load.seconds=120} by default).
  */
@@ -210,6 +214,83 @@ final class TestClusterLoad
         }
         System.out.println("coordinator killed with SIGKILL between transaction file and manifest, 3 trials:");
         outcomes.forEach((name, count) -> System.out.printf("  %-70s %s%n", name, count.get()));
+    }
+
+    @Test
+    @Order(3)
+    void testWorkerKilledDuringReads()
+            throws Exception
+    {
+        String query = "SELECT orderstatus, count(*), sum(CAST(totalprice AS decimal(12, 2))) FROM lance.load.reads GROUP BY orderstatus ORDER BY orderstatus";
+        String expected;
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE SCHEMA IF NOT EXISTS lance.load");
+            statement.execute("CREATE TABLE lance.load.reads WITH (max_rows_per_file = 100000) AS SELECT * FROM tpch.sf1.orders");
+            expected = answer(statement, query);
+        }
+        for (String policy : List.of("NONE", "TASK")) {
+            int victim = policy.equals("NONE") ? 1 : 2;
+            Map<String, AtomicLong> counts = new ConcurrentHashMap<>();
+            AtomicLong lossSeenAt = new AtomicLong(Long.MAX_VALUE);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(45);
+            ExecutorService executor = Executors.newFixedThreadPool(8);
+            List<Future<?>> readers = new ArrayList<>();
+            try {
+                for (int reader = 0; reader < 8; reader++) {
+                    readers.add(executor.submit(() -> {
+                        Properties properties = new Properties();
+                        properties.setProperty("user", "load");
+                        properties.setProperty("sessionProperties", "retry_policy:" + policy);
+                        try (Connection connection = DriverManager.getConnection(serve.jdbcUrl(), properties); Statement statement = connection.createStatement()) {
+                            while (System.nanoTime() < deadline) {
+                                long started = System.nanoTime();
+                                try {
+                                    String answer = answer(statement, query);
+                                    counts.computeIfAbsent(answer.equals(expected) ? "completed" : "wrong answers", _ -> new AtomicLong()).incrementAndGet();
+                                }
+                                catch (SQLException e) {
+                                    counts.computeIfAbsent(started > lossSeenAt.get() ? "failed, started after the loss was seen" : "failed", _ -> new AtomicLong()).incrementAndGet();
+                                }
+                            }
+                        }
+                        return null;
+                    }));
+                }
+                Thread.sleep(10_000);
+                List<String> killed = serve.killWorker(victim);
+                try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+                    awaitActiveWorkers(statement, 1);
+                    lossSeenAt.set(System.nanoTime());
+                    for (Future<?> reader : readers) {
+                        reader.get();
+                    }
+                    serve.restartWorker(victim, killed);
+                    awaitActiveWorkers(statement, 2);
+                }
+            }
+            finally {
+                executor.shutdownNow();
+            }
+            System.out.printf("worker %s killed during 8 concurrent readers of SF1 orders, retry_policy %s:%n", victim, policy);
+            new TreeMap<>(counts).forEach((name, count) -> System.out.printf("  %-70s %s%n", name, count.get()));
+            assertThat(counts).doesNotContainKeys("wrong answers", "failed, started after the loss was seen");
+            assertThat(counts.get("completed").get()).isPositive();
+            if (policy.equals("TASK")) {
+                assertThat(counts).doesNotContainKey("failed");
+            }
+        }
+    }
+
+    private static String answer(Statement statement, String sql)
+            throws SQLException
+    {
+        StringBuilder answer = new StringBuilder();
+        try (ResultSet rows = statement.executeQuery(sql)) {
+            while (rows.next()) {
+                answer.append(rows.getString(1)).append(',').append(rows.getLong(2)).append(',').append(rows.getString(3)).append('\n');
+            }
+        }
+        return answer.toString();
     }
 
     /**

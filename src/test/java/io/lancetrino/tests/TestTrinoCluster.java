@@ -29,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
+import static io.lancetrino.tests.fixtures.JdbcStatements.awaitActiveWorkers;
 import static io.lancetrino.tests.fixtures.JdbcStatements.scalar;
 import static io.lancetrino.tests.fixtures.JdbcStatements.update;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -179,16 +180,6 @@ final class TestTrinoCluster
             }
         }
         throw new AssertionError("Worker %s ran no task of the statement within 2 minutes".formatted(worker));
-    }
-
-    private static void awaitActiveWorkers(Statement statement, long workers)
-            throws Exception
-    {
-        long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
-        while ((long) scalar(statement, "SELECT count(*) FROM system.runtime.nodes WHERE state = 'active' AND NOT coordinator") != workers) {
-            assertThat(System.nanoTime()).as("%s active workers within 3 minutes", workers).isLessThan(deadline);
-            Thread.sleep(500);
-        }
     }
 
     private Set<String> dataFiles(String table)

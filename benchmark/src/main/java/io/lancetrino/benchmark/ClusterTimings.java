@@ -1,6 +1,8 @@
 package io.lancetrino.benchmark;
 
+import io.trino.jdbc.QueryStats;
 import io.trino.jdbc.TrinoResultSet;
+import io.trino.jdbc.TrinoStatement;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -20,6 +22,7 @@ import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
@@ -126,7 +129,7 @@ public final class ClusterTimings
     {
         try (Connection connection = server.connect(policy, catalog); Statement statement = connection.createStatement()) {
             statement.execute("DROP TABLE IF EXISTS lineitem_ctas");
-            QueryTimings.Run run = timed(statement, "CREATE TABLE lineitem_ctas AS SELECT * FROM lineitem");
+            QueryTimings.Run run = timedUpdate(statement, "CREATE TABLE lineitem_ctas AS SELECT * FROM lineitem");
             statement.execute("DROP TABLE lineitem_ctas");
             return run;
         }
@@ -142,6 +145,26 @@ public final class ClusterTimings
             }
             double seconds = (System.nanoTime() - start) / 1e9;
             return new QueryTimings.Run(seconds, rows.unwrap(TrinoResultSet.class).getStats().getCpuTimeMillis() / 1e3);
+        }
+    }
+
+    /**
+     * An update returns no result set, so its CPU time comes from the last progress report of the statement.
+     */
+    private static QueryTimings.Run timedUpdate(Statement statement, String sql)
+            throws SQLException
+    {
+        TrinoStatement trino = statement.unwrap(TrinoStatement.class);
+        AtomicReference<QueryStats> last = new AtomicReference<>();
+        trino.setProgressMonitor(last::set);
+        try {
+            long start = System.nanoTime();
+            statement.execute(sql);
+            double seconds = (System.nanoTime() - start) / 1e9;
+            return new QueryTimings.Run(seconds, last.get() == null ? 0 : last.get().getCpuTimeMillis() / 1e3);
+        }
+        finally {
+            trino.clearProgressMonitor();
         }
     }
 
