@@ -242,7 +242,8 @@ final class TestClusterLoad
                         properties.setProperty("user", "load");
                         properties.setProperty("sessionProperties", "retry_policy:" + policy);
                         try (Connection connection = DriverManager.getConnection(serve.jdbcUrl(), properties); Statement statement = connection.createStatement()) {
-                            while (System.nanoTime() < deadline) {
+                            // a query that meets the lost worker fails only after a minute: read on until 20 s after the loss was seen
+                            while (System.nanoTime() < deadline || System.nanoTime() - lossSeenAt.get() < TimeUnit.SECONDS.toNanos(20)) {
                                 long started = System.nanoTime();
                                 try {
                                     String answer = answer(statement, query);
@@ -274,7 +275,7 @@ final class TestClusterLoad
             System.out.printf("worker %s killed during 8 concurrent readers of SF1 orders, retry_policy %s:%n", victim, policy);
             new TreeMap<>(counts).forEach((name, count) -> System.out.printf("  %-70s %s%n", name, count.get()));
             assertThat(counts).doesNotContainKeys("wrong answers", "failed, started after the loss was seen");
-            assertThat(counts.get("completed").get()).isPositive();
+            assertThat(counts).containsKey("completed");
             if (policy.equals("TASK")) {
                 assertThat(counts).doesNotContainKey("failed");
             }
