@@ -10,6 +10,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.condition.EnabledIfSystemProperty;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -48,6 +49,7 @@ import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 final class TestTrinoCluster
 {
     private static final String COORDINATOR = "serve-1";
+    private static final long SOURCE_ROWS = 3_000_000;
 
     private ServeProcess serve;
     private Path warehouse;
@@ -114,21 +116,42 @@ final class TestTrinoCluster
 
     @Test
     @Order(3)
-    void testWorkerKilledDuringInsert()
+    void testWorkerKilledDuringInsertUnderTaskRetries()
             throws Exception
     {
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
             // a Lance source: its splits can run on any worker, unlike tpch's, so a lost worker's share can be retried elsewhere
             statement.execute("CREATE TABLE lance.cluster.source WITH (max_rows_per_file = 100000) AS SELECT * FROM tpch.sf1.orders");
             statement.execute("INSERT INTO lance.cluster.source SELECT orderkey + 6000000, custkey, orderstatus, totalprice, orderdate, orderpriority, clerk, shippriority, comment FROM lance.cluster.source");
-            statement.execute("CREATE TABLE lance.cluster.plain AS SELECT * FROM lance.cluster.source WITH NO DATA");
             statement.execute("CREATE TABLE lance.cluster.retried AS SELECT * FROM lance.cluster.source WITH NO DATA");
         }
-        long sourceRows = 3_000_000;
+        // under retry_policy TASK the lost worker's tasks run again elsewhere and every row lands once
+        try (Connection connection = DriverManager.getConnection(serve.jdbcUrl(), taskRetries()); Statement statement = connection.createStatement()) {
+            String insert = "INSERT INTO lance.cluster.retried SELECT * FROM lance.cluster.source";
+            CompletableFuture<Long> running = CompletableFuture.supplyAsync(() -> update(statement, insert));
+            List<String> killed = killWorkerDuring(running, insert, 1);
+            assertThat(running.join()).isEqualTo(SOURCE_ROWS);
+            awaitActiveWorkers(statement, 1);
+            assertThat(scalar(statement, "SELECT count(*) = %s AND count(DISTINCT orderkey) = %s FROM lance.cluster.retried".formatted(SOURCE_ROWS, SOURCE_ROWS))).isEqualTo(true);
+            assertThat(scalar(statement, "SELECT count(*) FROM lance.cluster.\"retried$versions\"")).isEqualTo(2L);
+            // the killed attempts' files went with the commit
+            assertThat(dataFiles("retried")).isEqualTo(referencedFiles(statement, "retried"));
+            serve.restartWorker(1, killed);
+            awaitActiveWorkers(statement, 2);
+        }
+    }
 
+    // the engine takes a minute (query.remote-task.max-error-duration) to give up on the lost worker: on request
+    @Test
+    @Order(4)
+    @EnabledIfSystemProperty(named = "lance.tests.cluster-load", matches = "true")
+    void testWorkerKilledDuringInsertWithoutRetries()
+            throws Exception
+    {
         // without a retry policy the statement fails with the engine's error and the table is unchanged
-        List<String> killed = null;
+        List<String> killed;
         try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE lance.cluster.plain AS SELECT * FROM lance.cluster.source WITH NO DATA");
             String insert = "INSERT INTO lance.cluster.plain SELECT * FROM lance.cluster.source";
             CompletableFuture<Long> running = CompletableFuture.supplyAsync(() -> update(statement, insert));
             killed = killWorkerDuring(running, insert, 2);
@@ -140,21 +163,6 @@ final class TestTrinoCluster
             assertThat(scalar(statement, "SELECT count(*) FROM lance.cluster.plain")).isEqualTo(0L);
             assertThat(scalar(statement, "SELECT count(*) FROM lance.cluster.\"plain$versions\"")).isEqualTo(1L);
             serve.restartWorker(2, killed);
-            awaitActiveWorkers(statement, 2);
-        }
-
-        // under retry_policy TASK the lost worker's tasks run again elsewhere and every row lands once
-        try (Connection connection = DriverManager.getConnection(serve.jdbcUrl(), taskRetries()); Statement statement = connection.createStatement()) {
-            String insert = "INSERT INTO lance.cluster.retried SELECT * FROM lance.cluster.source";
-            CompletableFuture<Long> running = CompletableFuture.supplyAsync(() -> update(statement, insert));
-            killed = killWorkerDuring(running, insert, 1);
-            assertThat(running.join()).isEqualTo(sourceRows);
-            awaitActiveWorkers(statement, 1);
-            assertThat(scalar(statement, "SELECT count(*) = %s AND count(DISTINCT orderkey) = %s FROM lance.cluster.retried".formatted(sourceRows, sourceRows))).isEqualTo(true);
-            assertThat(scalar(statement, "SELECT count(*) FROM lance.cluster.\"retried$versions\"")).isEqualTo(2L);
-            // the killed attempts' files went with the commit
-            assertThat(dataFiles("retried")).isEqualTo(referencedFiles(statement, "retried"));
-            serve.restartWorker(1, killed);
             awaitActiveWorkers(statement, 2);
         }
     }

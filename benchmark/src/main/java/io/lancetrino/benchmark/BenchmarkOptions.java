@@ -48,7 +48,8 @@ public record BenchmarkOptions(
         int annQueries,
         List<String> parts)
 {
-    public static final List<String> PARTS = List.of("queries", "storage", "reader", "planning", "versions", "clones", "compaction", "cleanup", "vectors", "indexes", "search", "ann", "sharing", "cluster");
+    public static final String CLUSTER = "cluster";
+    public static final List<String> PARTS = List.of("queries", "storage", "reader", "planning", "versions", "clones", "compaction", "cleanup", "vectors", "indexes", "search", "ann", "sharing", CLUSTER);
 
     public BenchmarkOptions
     {
@@ -162,6 +163,10 @@ public record BenchmarkOptions(
     {
         if (!parts.isEmpty()) {
             return parts.contains(part);
+        }
+        // real servers take minutes to start: only when asked for
+        if (part.equals(CLUSTER)) {
+            return false;
         }
         return queries.isEmpty() || part.equals("queries");
     }

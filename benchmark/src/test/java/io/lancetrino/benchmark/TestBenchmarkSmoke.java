@@ -153,20 +153,15 @@ class TestBenchmarkSmoke
             assertThat(run.p99Seconds()).isPositive();
         }
 
-        // real servers: one node, then a coordinator and two workers, both connectors on each
-        ClusterTimings.Result cluster = report.cluster().orElseThrow();
-        assertThat(cluster.lineitemRows()).isEqualTo(TINY_LINEITEM_ROWS);
-        assertThat(cluster.queries()).extracting(ClusterTimings.QueryTime::name)
-                .containsExactlyElementsOf(BenchmarkQuery.ALL.stream().map(BenchmarkQuery::name).toList());
-        assertThat(cluster.ctas()).extracting(ClusterTimings.CtasTime::retryPolicy).containsExactly("NONE", "TASK");
-        assertThat(cluster.faultToleranceRatioOfRatios()).isPositive();
+        // real servers take minutes to start: the cluster part runs only when asked for (bin/bench --parts cluster)
+        assertThat(report.cluster()).isEmpty();
 
         JsonNode json = new ObjectMapper().readTree(output.resolve("benchmark.json").toFile());
         assertThat(json.get("queries")).hasSize(BenchmarkQuery.ALL.size());
         assertThat(json.get("reader").get("sdkRowsPerSecond").asDouble()).isPositive();
         assertThat(json.get("indexes").get("lookups")).hasSize(IndexTimings.LOOKUPS.size());
         String markdown = Files.readString(output.resolve("benchmark.md"));
-        for (String name : List.of("q1", "q6_old_version", "| table |", "lineitem", "Lance SDK dataset scan", "page source / SDK", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s", "| before optimize |", "| vectors table (500 rows", "| v | sdk |", "| text | sdk |", "sharing load (32 recipients", "CTAS of lineitem", "Cost of fault tolerance")) {
+        for (String name : List.of("q1", "q6_old_version", "| table |", "lineitem", "Lance SDK dataset scan", "page source / SDK", "| fragments |", "| versions |", "| cloned table |", "cleanup dry run s", "| before optimize |", "| vectors table (500 rows", "| v | sdk |", "| text | sdk |", "sharing load (32 recipients")) {
             assertThat(markdown).contains(name);
         }
 
