@@ -82,32 +82,31 @@ final class CompactionRebase
     private Optional<Map<String, RoaringBitmap>> carry(Transaction.RewriteGroup group, Set<Long> changed, Map<Long, DataFragment> now, TableSnapshot committed, BufferAllocator allocator)
     {
         List<DataFragment> written = group.getNewFragmentsList();
-        long[] starts = new long[written.size()];
-        for (int i = 1; i < written.size(); i++) {
-            starts[i] = starts[i - 1] + written.get(i - 1).getPhysicalRows();
-        }
+        long[] starts = RowChangeRebase.starts(written);
         Map<String, RoaringBitmap> deletions = new HashMap<>();
         long position = 0;
         for (DataFragment old : group.getOldFragmentsList()) {
+            if (!changed.contains(old.getId())) {
+                position += old.getPhysicalRows() - RowChangeRebase.deletedCount(table, committed, old, allocator);
+                continue;
+            }
             // what the compaction skipped: the rows deleted when it read the fragment
             RoaringBitmap skipped = DeletionFiles.read(table.fileSystem(), committed, old, allocator);
-            if (changed.contains(old.getId())) {
-                DataFragment current = now.get(old.getId());
-                if (current == null || !current.getFilesList().equals(old.getFilesList()) || current.getPhysicalRows() != old.getPhysicalRows()) {
+            DataFragment current = now.get(old.getId());
+            if (current == null || !current.getFilesList().equals(old.getFilesList()) || current.getPhysicalRows() != old.getPhysicalRows()) {
+                return Optional.empty();
+            }
+            RoaringBitmap deleted = DeletionFiles.read(table.fileSystem(), committed, current, allocator);
+            if (!deleted.contains(skipped)) {
+                return Optional.empty();
+            }
+            for (int row : RoaringBitmap.andNot(deleted, skipped)) {
+                long at = position + row - skipped.rank(row);
+                int target = RowChangeRebase.targetOf(starts, at);
+                if (target < 0 || at - starts[target] >= written.get(target).getPhysicalRows()) {
                     return Optional.empty();
                 }
-                RoaringBitmap deleted = DeletionFiles.read(table.fileSystem(), committed, current, allocator);
-                if (!deleted.contains(skipped)) {
-                    return Optional.empty();
-                }
-                for (int row : RoaringBitmap.andNot(deleted, skipped)) {
-                    long at = position + row - skipped.rank(row);
-                    int target = RowChangeRebase.targetOf(starts, at);
-                    if (target < 0 || at - starts[target] >= written.get(target).getPhysicalRows()) {
-                        return Optional.empty();
-                    }
-                    deletions.computeIfAbsent(RowChangeRebase.firstFile(written.get(target)), _ -> new RoaringBitmap()).add((int) (at - starts[target]));
-                }
+                deletions.computeIfAbsent(RowChangeRebase.firstFile(written.get(target)), _ -> new RoaringBitmap()).add((int) (at - starts[target]));
             }
             position += old.getPhysicalRows() - skipped.getLongCardinality();
         }

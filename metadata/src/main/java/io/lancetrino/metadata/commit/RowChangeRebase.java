@@ -155,16 +155,13 @@ final class RowChangeRebase
             targets.add(target);
             newRows += target.getPhysicalRows();
         }
-        long[] targetStarts = new long[targets.size()];
-        for (int i = 1; i < targets.size(); i++) {
-            targetStarts[i] = targetStarts[i - 1] + targets.get(i - 1).getPhysicalRows();
-        }
+        long[] targetStarts = starts(targets);
 
         Map<Long, RoaringBitmap> moved = new HashMap<>();
         long position = 0;
         for (DataFragment old : group.getOldFragmentsList()) {
             if (!deletions.touches(old.getId())) {
-                position += old.getPhysicalRows() - deletedCount(old, compacted, allocator);
+                position += old.getPhysicalRows() - deletedCount(table, compacted, old, allocator);
                 continue;
             }
             DataFragment base = bases.get(old.getId());
@@ -202,7 +199,7 @@ final class RowChangeRebase
         });
     }
 
-    private long deletedCount(DataFragment fragment, TableSnapshot snapshot, BufferAllocator allocator)
+    static long deletedCount(LanceTable table, TableSnapshot snapshot, DataFragment fragment, BufferAllocator allocator)
     {
         if (!fragment.hasDeletionFile()) {
             return 0;
@@ -210,6 +207,18 @@ final class RowChangeRebase
         // older writers left the count out
         long count = fragment.getDeletionFile().getNumDeletedRows();
         return count > 0 ? count : DeletionFiles.read(table.fileSystem(), snapshot, fragment, allocator).getLongCardinality();
+    }
+
+    /**
+     * Where each fragment's rows start when the fragments' rows are laid end to end.
+     */
+    static long[] starts(List<DataFragment> fragments)
+    {
+        long[] starts = new long[fragments.size()];
+        for (int i = 1; i < fragments.size(); i++) {
+            starts[i] = starts[i - 1] + fragments.get(i - 1).getPhysicalRows();
+        }
+        return starts;
     }
 
     static int targetOf(long[] starts, long position)
