@@ -20,6 +20,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
@@ -114,8 +115,50 @@ final class TestTrinoCluster
         }
     }
 
+    /**
+     * Index and search handles cross from the coordinator to the workers: a scalar index lookup, an approximate
+     * {@code ORDER BY ... LIMIT} through a vector index, and the two search table functions each run on a worker and
+     * answer as the exact query does.
+     */
     @Test
     @Order(3)
+    void testIndexesAndSearchRunOnWorkers()
+            throws Exception
+    {
+        try (Connection connection = connect(); Statement statement = connection.createStatement()) {
+            statement.execute("CREATE TABLE lance.cluster.docs (id bigint, embedding array(real) WITH (dimension = 4), body varchar) WITH (max_rows_per_file = 500)");
+            statement.execute("""
+                    INSERT INTO lance.cluster.docs
+                    SELECT x, ARRAY[CAST(x % 7 AS real), CAST(x % 11 AS real), CAST(x % 13 AS real), CAST(x / 100e0 AS real)],
+                           element_at(ARRAY['amber', 'basalt', 'cobalt', 'dune', 'ember'], 1 + x % 5) || ' ' || element_at(ARRAY['fjord', 'glacier', 'heath'], 1 + x % 3)
+                           || IF(x % 37 = 0, ' zircon', '')
+                    FROM UNNEST(sequence(1, 2000)) AS t(x)""");
+            statement.execute("ALTER TABLE lance.cluster.docs EXECUTE create_index(column => 'id', index_type => 'btree')");
+            statement.execute("ALTER TABLE lance.cluster.docs EXECUTE create_index(column => 'embedding', index_type => 'ivf_flat', options => '{\"num_partitions\": 4}')");
+            statement.execute("ALTER TABLE lance.cluster.docs EXECUTE create_index(column => 'body', index_type => 'inverted')");
+
+            assertThat(rowsOnWorker(statement, "SELECT id, body FROM lance.cluster.docs WHERE id IN (74, 1999) ORDER BY id"))
+                    .containsExactly(List.of(74L, "ember heath zircon"), List.of(1999L, "ember glacier"));
+
+            // every partition probed: the index answers exactly what the engine's own sort answers
+            String nearest = "SELECT id FROM lance.cluster.docs ORDER BY euclidean_distance(embedding, ARRAY[3e0, 5e0, 8e0, 12.34e0]), id LIMIT 10";
+            statement.execute("SET SESSION lance.vector_search = 'off'");
+            List<List<Object>> exact = rows(statement, nearest);
+            statement.execute("SET SESSION lance.vector_search = 'approximate'");
+            statement.execute("SET SESSION lance.vector_nprobes = 4");
+            assertThat(explain(statement, nearest)).contains("through index embedding_idx");
+            assertThat(rowsOnWorker(statement, nearest)).isEqualTo(exact);
+            assertThat(rowsOnWorker(statement, "SELECT id FROM TABLE(lance.system.vector_search(schema_name => 'cluster', table_name => 'docs', column => 'embedding', query => ARRAY[3e0, 5e0, 8e0, 12.34e0], k => 10, nprobes => 4)) ORDER BY _distance, id"))
+                    .isEqualTo(exact);
+
+            // fewer rows hold the word than k: BM25 returns each of them
+            assertThat(rowsOnWorker(statement, "SELECT id FROM TABLE(lance.system.text_search(schema_name => 'cluster', table_name => 'docs', query => 'zircon', k => 100)) ORDER BY id"))
+                    .isEqualTo(rows(statement, "SELECT id FROM lance.cluster.docs WHERE body LIKE '%zircon%' ORDER BY id"));
+        }
+    }
+
+    @Test
+    @Order(4)
     void testWorkerKilledDuringInsertUnderTaskRetries()
             throws Exception
     {
@@ -143,7 +186,7 @@ final class TestTrinoCluster
 
     // the engine takes a minute (query.remote-task.max-error-duration) to give up on the lost worker: on request
     @Test
-    @Order(4)
+    @Order(5)
     @EnabledIfSystemProperty(named = "lance.tests.cluster-load", matches = "true")
     void testWorkerKilledDuringInsertWithoutRetries()
             throws Exception
@@ -188,6 +231,61 @@ final class TestTrinoCluster
             }
         }
         throw new AssertionError("Worker %s ran no task of the statement within 2 minutes".formatted(worker));
+    }
+
+    /**
+     * The query's rows, after checking that its splits ran on a worker, never the coordinator.
+     */
+    private static List<List<Object>> rowsOnWorker(Statement statement, String sql)
+            throws SQLException
+    {
+        String queryId;
+        List<List<Object>> rows = new ArrayList<>();
+        try (ResultSet result = statement.executeQuery(sql)) {
+            queryId = result.unwrap(TrinoResultSet.class).getQueryId();
+            readRows(result, rows);
+        }
+        assertThat(scalar(statement, "SELECT count(*) FROM system.runtime.tasks WHERE query_id = '%s' AND node_id LIKE 'serve-worker-%%' AND splits > 0".formatted(queryId)))
+                .as("tasks with splits on workers for %s", sql)
+                .isNotEqualTo(0L);
+        assertThat(scalar(statement, "SELECT count(*) FROM system.runtime.tasks WHERE query_id = '%s' AND node_id = '%s' AND splits > 0".formatted(queryId, COORDINATOR)))
+                .isEqualTo(0L);
+        return rows;
+    }
+
+    private static List<List<Object>> rows(Statement statement, String sql)
+            throws SQLException
+    {
+        List<List<Object>> rows = new ArrayList<>();
+        try (ResultSet result = statement.executeQuery(sql)) {
+            readRows(result, rows);
+        }
+        return rows;
+    }
+
+    private static void readRows(ResultSet result, List<List<Object>> rows)
+            throws SQLException
+    {
+        int columns = result.getMetaData().getColumnCount();
+        while (result.next()) {
+            List<Object> row = new ArrayList<>();
+            for (int column = 1; column <= columns; column++) {
+                row.add(result.getObject(column));
+            }
+            rows.add(row);
+        }
+    }
+
+    private static String explain(Statement statement, String sql)
+            throws SQLException
+    {
+        StringBuilder plan = new StringBuilder();
+        try (ResultSet result = statement.executeQuery("EXPLAIN " + sql)) {
+            while (result.next()) {
+                plan.append(result.getString(1));
+            }
+        }
+        return plan.toString();
     }
 
     private Set<String> dataFiles(String table)

@@ -311,6 +311,8 @@ public record BenchmarkReport(
             out.append("| retry_policy %s | %.3f (%.2f) | %.3f (%.2f) |%n".formatted(ctas.retryPolicy(),
                     ctas.lance().medianSeconds(), ctas.lance().medianCpuSeconds(), ctas.iceberg().medianSeconds(), ctas.iceberg().medianCpuSeconds()));
         }
-        out.append("\nCost of fault tolerance, (lance TASK / lance NONE) / (iceberg TASK / iceberg NONE): %.2f (goal <= 1.1)%n".formatted(result.faultToleranceRatioOfRatios()));
+        out.append("\nCost of fault tolerance, (lance TASK / lance NONE) / (iceberg TASK / iceberg NONE): %.2f from the medians, %.2f as the median of %d rounds' own ratios %s (goal <= 1.1)%n".formatted(
+                result.faultToleranceRatioOfRatios(), result.medianRoundRatioOfRatios(), result.roundRatiosOfRatios().size(),
+                result.roundRatiosOfRatios().stream().map("%.2f"::formatted).toList()));
     }
 }

@@ -16,6 +16,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -43,11 +44,26 @@ public final class ClusterTimings
 
     public record CtasTime(String retryPolicy, QueryTimings.Stats lance, QueryTimings.Stats iceberg) {}
 
+    private record Ctas(List<CtasTime> times, List<Double> roundRatiosOfRatios) {}
+
     /**
      * @param ctas without a retry policy, then with {@code TASK}
+     * @param roundRatiosOfRatios the ratio of ratios of each round's four statements, run back to back
      */
-    public record Result(int workers, long lineitemRows, List<QueryTime> queries, List<CtasTime> ctas)
+    public record Result(int workers, long lineitemRows, List<QueryTime> queries, List<CtasTime> ctas, List<Double> roundRatiosOfRatios)
     {
+        public Result
+        {
+            queries = List.copyOf(queries);
+            ctas = List.copyOf(ctas);
+            roundRatiosOfRatios = List.copyOf(roundRatiosOfRatios);
+        }
+
+        public double medianRoundRatioOfRatios()
+        {
+            return Measurements.median(roundRatiosOfRatios);
+        }
+
         /**
          * What fault tolerance costs Lance relative to what it costs Iceberg: (Lance TASK / Lance none) / (Iceberg TASK / Iceberg none).
          */
@@ -71,29 +87,60 @@ public final class ClusterTimings
             single = timeQueries(server, queries, versions, options.runs());
         }
         List<List<QueryTimings.Stats>> cluster;
-        List<CtasTime> ctas = new ArrayList<>();
+        Ctas ctas;
         long lineitemRows;
         try (Server server = Server.start(environment, workDirectory.resolve("cluster"), WORKERS)) {
             cluster = timeQueries(server, queries, versions, options.runs());
             try (Connection connection = server.connect("NONE"); Statement statement = connection.createStatement()) {
                 lineitemRows = (long) scalar(statement, "SELECT count(*) FROM lance.tpch.lineitem");
             }
-            for (String policy : List.of("NONE", "TASK")) {
-                List<QueryTimings.Run> lance = new ArrayList<>();
-                List<QueryTimings.Run> iceberg = new ArrayList<>();
-                for (int run = 0; run < Math.max(1, Math.min(options.runs(), 3)); run++) {
-                    lance.add(ctas(server, policy, "lance"));
-                    iceberg.add(ctas(server, policy, "iceberg"));
-                }
-                ctas.add(new CtasTime(policy, QueryTimings.Stats.of(lance), QueryTimings.Stats.of(iceberg)));
-                System.out.printf("cluster CTAS lineitem, retry policy %-4s  lance %.3fs  iceberg %.3fs%n", policy, ctas.getLast().lance().medianSeconds(), ctas.getLast().iceberg().medianSeconds());
-            }
+            ctas = timeCtas(server, Math.max(1, options.runs()));
         }
         List<QueryTime> times = new ArrayList<>();
         for (int i = 0; i < queries.size(); i++) {
             times.add(new QueryTime(queries.get(i).name(), single.get(i).get(0), single.get(i).get(1), cluster.get(i).get(0), cluster.get(i).get(1)));
         }
-        return new Result(WORKERS, lineitemRows, times, ctas);
+        return new Result(WORKERS, lineitemRows, times, ctas.times(), ctas.roundRatiosOfRatios());
+    }
+
+    /**
+     * CTAS of lineitem by each connector into itself, without a retry policy and under TASK: one untimed warm-up of
+     * each, then rounds of all four statements in an order that rotates each round, so drift on a shared machine falls
+     * on every combination alike. Each round also yields its own ratio of ratios.
+     */
+    private static Ctas timeCtas(Server server, int rounds)
+            throws SQLException
+    {
+        List<String> policies = List.of("NONE", "TASK");
+        List<String> catalogs = List.of("lance", "iceberg");
+        for (String policy : policies) {
+            for (String catalog : catalogs) {
+                ctas(server, policy, catalog);
+            }
+        }
+        Map<String, List<QueryTimings.Run>> runs = new HashMap<>();
+        List<Double> roundRatios = new ArrayList<>();
+        for (int round = 0; round < rounds; round++) {
+            Map<String, QueryTimings.Run> thisRound = new HashMap<>();
+            for (int i = 0; i < 4; i++) {
+                int slot = (i + round) % 4;
+                String policy = policies.get(slot / 2);
+                String catalog = catalogs.get(slot % 2);
+                QueryTimings.Run run = ctas(server, policy, catalog);
+                thisRound.put(policy + "/" + catalog, run);
+                runs.computeIfAbsent(policy + "/" + catalog, _ -> new ArrayList<>()).add(run);
+            }
+            double ratio = (thisRound.get("TASK/lance").seconds() / thisRound.get("NONE/lance").seconds())
+                    / (thisRound.get("TASK/iceberg").seconds() / thisRound.get("NONE/iceberg").seconds());
+            roundRatios.add(ratio);
+            System.out.printf("cluster CTAS lineitem round %d: lance none %.3fs task %.3fs, iceberg none %.3fs task %.3fs, ratio of ratios %.2f%n", round + 1,
+                    thisRound.get("NONE/lance").seconds(), thisRound.get("TASK/lance").seconds(),
+                    thisRound.get("NONE/iceberg").seconds(), thisRound.get("TASK/iceberg").seconds(), ratio);
+        }
+        List<CtasTime> times = policies.stream()
+                .map(policy -> new CtasTime(policy, QueryTimings.Stats.of(runs.get(policy + "/lance")), QueryTimings.Stats.of(runs.get(policy + "/iceberg"))))
+                .toList();
+        return new Ctas(times, roundRatios);
     }
 
     /**

@@ -13,6 +13,9 @@ import io.trino.testing.ExtendedFailureRecoveryTest;
 import io.trino.testing.QueryRunner;
 import io.trino.tpch.TpchTable;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.parallel.Execution;
+import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -20,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -28,7 +32,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * the engine knows (task failures, lost task results, timeouts, failed task management requests), under
  * fault-tolerant execution with the file-system exchange manager spooling to local disk. After each, the suite checks
  * the query's answer, and for writes the table's content, against the same statement run without failures.
+ * <p>
+ * The cases run concurrently, as in Trino's own build: most of their time is spent waiting out injected timeouts,
+ * and each uses tables of its own and failures keyed to its own queries. A case that runs far past its usual one to
+ * three minutes fails instead of holding the build (the dynamic-filtering join waits up to an hour for its filter).
  */
+@Execution(ExecutionMode.CONCURRENT)
+@Timeout(value = 12, unit = TimeUnit.MINUTES)
 abstract class BaseLanceFailureRecoveryTest
         extends ExtendedFailureRecoveryTest
 {
