@@ -39,8 +39,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
 
 /**
- * {@code bin/serve --workers 2}: a real coordinator and two worker processes with the plugin zip installed, reached
- * over JDBC: scans run on both workers, and writes under {@code retry_policy = 'TASK'} (fault-tolerant execution with the
+ * {@code bin/serve --workers 2 --s3}: a real coordinator and two worker processes with the plugin zip installed, the
+ * warehouse on an S3-compatible server, reached over JDBC: scans run on both workers, and writes under {@code retry_policy = 'TASK'} (fault-tolerant execution with the
  * file-system exchange manager {@code bin/serve} configures) commit once and leave no file the table does not reference.
  * A worker killed with SIGKILL during a long INSERT fails it cleanly without retries, and under TASK retries the
  * INSERT completes with every row once.
@@ -60,9 +60,10 @@ final class TestTrinoCluster
             throws Exception
     {
         Path root = TemporaryWarehouses.create("lance-cluster");
-        warehouse = Files.createDirectories(root.resolve("warehouse"));
         Path sandbox = Files.createDirectories(root.resolve("sandbox"));
-        serve = ServeProcess.start(root.resolve("server"), warehouse, sandbox, 2, 15, TimeUnit.MINUTES);
+        // the nodes share the warehouse only through S3 requests, as separate machines do
+        serve = ServeProcess.startOnS3(root.resolve("server"), sandbox, 2, 15, TimeUnit.MINUTES);
+        warehouse = serve.s3Warehouse();
     }
 
     @AfterAll

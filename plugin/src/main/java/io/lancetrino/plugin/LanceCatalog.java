@@ -54,8 +54,19 @@ public final class LanceCatalog
     {
         this.tables = requireNonNull(tables, "tables is null");
         this.typeManager = requireNonNull(typeManager, "typeManager is null");
-        String location = config.getCatalogRoot();
-        this.warehouse = location.endsWith("/") && location.length() > 1 ? location.substring(0, location.length() - 1) : location;
+        this.warehouse = withoutTrailingSlash(config.getCatalogRoot());
+    }
+
+    /**
+     * {@code s3://bucket/warehouse/} becomes {@code s3://bucket/warehouse}; a bucket's root, {@code s3://bucket/}, keeps
+     * its slash, without which it is no file system location.
+     */
+    private static String withoutTrailingSlash(String location)
+    {
+        if (!location.endsWith("/") || location.length() == 1 || location.matches("[A-Za-z][A-Za-z0-9+.-]*://[^/]*/")) {
+            return location;
+        }
+        return location.substring(0, location.length() - 1);
     }
 
     /**

@@ -12,6 +12,7 @@ import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.ExtendedFailureRecoveryTest;
 import io.trino.testing.QueryRunner;
 import io.trino.tpch.TpchTable;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.parallel.Execution;
@@ -25,13 +26,15 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Trino's own failure-recovery suite over the connector: every statement kind with failures injected at every point
  * the engine knows (task failures, lost task results, timeouts, failed task management requests), under
  * fault-tolerant execution with the file-system exchange manager spooling to local disk. After each, the suite checks
- * the query's answer, and for writes the table's content, against the same statement run without failures.
+ * the query's answer, and for writes the table's content, against the same statement run without failures; every
+ * write is also checked for its versions and files as it ends ({@link WriteOutcomeChecks}).
  * <p>
  * The cases run concurrently, as in Trino's own build: most of their time is spent waiting out injected timeouts,
  * and each uses tables of its own and failures keyed to its own queries. A case that runs far past its usual one to
@@ -42,6 +45,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 abstract class BaseLanceFailureRecoveryTest
         extends ExtendedFailureRecoveryTest
 {
+    private WriteOutcomeChecks writeChecks;
+
     protected BaseLanceFailureRecoveryTest(RetryPolicy retryPolicy)
     {
         super(retryPolicy);
@@ -53,8 +58,10 @@ abstract class BaseLanceFailureRecoveryTest
     {
         Path warehouse = TemporaryWarehouses.create("lance-recovery");
         Path exchange = Files.createDirectories(warehouse.resolveSibling(warehouse.getFileName() + "-exchange"));
+        writeChecks = new WriteOutcomeChecks(warehouse, "lance");
         DistributedQueryRunner runner = LanceQueryRunner.builder(warehouse)
                 .withSchema("tpch")
+                .setEventListener(writeChecks)
                 .setExtraProperties(configProperties)
                 .setCoordinatorProperties(coordinatorProperties)
                 .setAdditionalModule(failureInjectionModule)
@@ -68,6 +75,18 @@ abstract class BaseLanceFailureRecoveryTest
             runner.execute("CREATE TABLE lance.tpch.%s AS SELECT * FROM tpch.tiny.%s".formatted(table.getTableName(), table.getTableName()));
         }
         return runner;
+    }
+
+    /**
+     * Every write the suite ran, failed or not, passed {@link WriteOutcomeChecks}; both kinds were seen.
+     */
+    @AfterAll
+    void checkWriteOutcomes()
+    {
+        System.out.printf("%s: writes checked as they ended: %s succeeded, %s failed%n", getClass().getSimpleName(), writeChecks.checkedSuccesses(), writeChecks.checkedFailures());
+        assertThat(writeChecks.violations()).isEmpty();
+        assertThat(writeChecks.checkedSuccesses()).isPositive();
+        assertThat(writeChecks.checkedFailures()).isPositive();
     }
 
     @Override

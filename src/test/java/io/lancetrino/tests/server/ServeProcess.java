@@ -73,15 +73,39 @@ public final class ServeProcess
     public static ServeProcess start(Path serverDirectory, Path warehouse, Path sandbox, int workers, long timeout, TimeUnit unit)
             throws IOException, InterruptedException, TimeoutException
     {
+        return start(serverDirectory, ImmutableList.of("--warehouse", warehouse.toString()), sandbox, workers, timeout, unit);
+    }
+
+    /**
+     * {@code bin/serve --s3}: the {@code lance} warehouse on the S3 server the script starts, whose bucket is the
+     * directory {@link #s3Warehouse()}.
+     */
+    public static ServeProcess startOnS3(Path serverDirectory, Path sandbox, int workers, long timeout, TimeUnit unit)
+            throws IOException, InterruptedException, TimeoutException
+    {
+        return start(serverDirectory, ImmutableList.of("--s3"), sandbox, workers, timeout, unit);
+    }
+
+    /** Where {@code bin/serve --s3} keeps the objects of the warehouse bucket. */
+    public Path s3Warehouse()
+    {
+        return serverDirectory.resolve("s3/data/warehouse");
+    }
+
+    private static ServeProcess start(Path serverDirectory, List<String> warehouseArguments, Path sandbox, int workers, long timeout, TimeUnit unit)
+            throws IOException, InterruptedException, TimeoutException
+    {
         int port = freePorts(workers + 1);
-        Process process = new ProcessBuilder(ImmutableList.of(
+        Process process = new ProcessBuilder(ImmutableList.<String>builder().add(
                 "bash", projectRoot().resolve("bin/serve").toString(),
                 "--port", String.valueOf(port),
-                "--workers", String.valueOf(workers),
-                "--warehouse", warehouse.toString(),
+                "--workers", String.valueOf(workers))
+                .addAll(warehouseArguments)
+                .add(
                 "--sandbox", sandbox.toString(),
                 "--server-dir", serverDirectory.toString(),
-                "--plugin-zip", pluginZip().toString()))
+                "--plugin-zip", pluginZip().toString())
+                .build())
                 .redirectErrorStream(true)
                 .start();
         ServeProcess serve = new ServeProcess(process, serverDirectory, port);
