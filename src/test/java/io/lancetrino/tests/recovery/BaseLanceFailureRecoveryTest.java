@@ -37,10 +37,11 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * write is also checked for its versions and files as it ends ({@link WriteOutcomeChecks}).
  * <p>
  * The cases run concurrently, as in Trino's own build: most of their time is spent waiting out injected timeouts,
- * and each uses tables of its own and failures keyed to its own queries. A case that runs far past its usual one to
- * three minutes fails instead of holding the build (the dynamic-filtering join waits up to an hour for its filter).
+ * and each uses tables of its own and failures keyed to its own queries. Each case says so itself (the overrides
+ * below): a class marked concurrent would be started beside every other test class of the run, while a class run in
+ * turn waits for its concurrent cases. A case that runs far past its usual one to three minutes fails instead of
+ * holding the build (the dynamic-filtering join waits up to an hour for its filter).
  */
-@Execution(ExecutionMode.CONCURRENT)
 @Timeout(value = 12, unit = TimeUnit.MINUTES)
 abstract class BaseLanceFailureRecoveryTest
         extends ExtendedFailureRecoveryTest
@@ -107,6 +108,7 @@ abstract class BaseLanceFailureRecoveryTest
      * (optimize, merge_branch) under the retry policy: every row once, one version per statement.
      */
     @Test
+    @Execution(ExecutionMode.CONCURRENT)
     void testBranchCloneAndMaintenanceWrites()
     {
         String table = "branched_" + getRetryPolicy().name().toLowerCase(Locale.ROOT);
@@ -142,6 +144,7 @@ abstract class BaseLanceFailureRecoveryTest
 
     @Test
     @Override
+    @Execution(ExecutionMode.CONCURRENT)
     protected void testAnalyzeTable()
     {
         // Lance tables keep no statistics Trino could collect
@@ -150,8 +153,121 @@ abstract class BaseLanceFailureRecoveryTest
 
     @Test
     @Override
+    @Execution(ExecutionMode.CONCURRENT)
     protected void testRefreshMaterializedView()
     {
         assertThatThrownBy(super::testRefreshMaterializedView).hasMessageContaining("does not support creating materialized views");
+    }
+
+    @Test
+    @Override
+    @Execution(ExecutionMode.CONCURRENT)
+    protected void testCreateTable()
+    {
+        super.testCreateTable();
+    }
+
+    @Test
+    @Override
+    @Execution(ExecutionMode.CONCURRENT)
+    protected void testInsert()
+    {
+        super.testInsert();
+    }
+
+    @Test
+    @Override
+    @Execution(ExecutionMode.CONCURRENT)
+    protected void testDelete()
+    {
+        super.testDelete();
+    }
+
+    @Test
+    @Override
+    @Execution(ExecutionMode.CONCURRENT)
+    protected void testDeleteWithSubquery()
+    {
+        super.testDeleteWithSubquery();
+    }
+
+    @Test
+    @Override
+    @Execution(ExecutionMode.CONCURRENT)
+    protected void testUpdate()
+    {
+        super.testUpdate();
+    }
+
+    @Test
+    @Override
+    @Execution(ExecutionMode.CONCURRENT)
+    protected void testUpdateWithSubquery()
+    {
+        super.testUpdateWithSubquery();
+    }
+
+    @Test
+    @Override
+    @Execution(ExecutionMode.CONCURRENT)
+    protected void testMerge()
+    {
+        super.testMerge();
+    }
+
+    @Test
+    @Override
+    @Execution(ExecutionMode.CONCURRENT)
+    protected void testExplainAnalyze()
+    {
+        super.testExplainAnalyze();
+    }
+
+    @Test
+    @Override
+    @Execution(ExecutionMode.CONCURRENT)
+    protected void testRequestTimeouts()
+    {
+        super.testRequestTimeouts();
+    }
+
+    @Test
+    @Override
+    @Execution(ExecutionMode.CONCURRENT)
+    protected void testSimpleSelect()
+    {
+        super.testSimpleSelect();
+    }
+
+    @Test
+    @Override
+    @Execution(ExecutionMode.CONCURRENT)
+    protected void testAggregation()
+    {
+        super.testAggregation();
+    }
+
+    @Test
+    @Override
+    @Execution(ExecutionMode.CONCURRENT)
+    protected void testJoinDynamicFilteringDisabled()
+    {
+        super.testJoinDynamicFilteringDisabled();
+    }
+
+    @Test
+    @Override
+    @Execution(ExecutionMode.CONCURRENT)
+    protected void testJoinDynamicFilteringEnabled()
+    {
+        super.testJoinDynamicFilteringEnabled();
+    }
+
+    @Test
+    @Override
+    @Execution(ExecutionMode.CONCURRENT)
+    protected void testUserFailure()
+    {
+        super.testUserFailure();
     }
 }
