@@ -1,0 +1,19 @@
+package io.lancetrino.file.writer;
+
+import io.trino.spi.block.Block;
+
+/**
+ * Buffers the values of one leaf column and encodes them into pages.
+ */
+interface ColumnWriter
+{
+    void append(Block block);
+
+    long bufferedRows();
+
+    /** An estimate of the encoded size of what is buffered, to decide when a page is full. */
+    long bufferedBytes();
+
+    /** Encodes every buffered row into one page and starts over. */
+    EncodedPage flush();
+}

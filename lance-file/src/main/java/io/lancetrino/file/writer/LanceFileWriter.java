@@ -1,0 +1,213 @@
+package io.lancetrino.file.writer;
+
+import com.google.common.collect.ImmutableList;
+import com.google.protobuf.ByteString;
+import io.airlift.slice.Slice;
+import io.airlift.slice.Slices;
+import io.lancetrino.file.proto.AnyMessage;
+import io.lancetrino.file.proto.ColumnMetadata;
+import io.lancetrino.file.proto.Encoding;
+import io.trino.spi.Page;
+import io.trino.spi.type.Type;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongFunction;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Writes one Lance data file (format 2.1 or 2.2) from Trino pages, one leaf column per block, without the Lance SDK.
+ * Each column's values are buffered until they make a page of about 8 MiB (as Lance's writer flushes them); the page's
+ * buffers go to the output at once, 64-byte aligned. Closing writes the remaining pages, global buffer 0 (the file
+ * descriptor, from the caller, who knows the schema), the column metadata, the two offset tables and the footer.
+ */
+public final class LanceFileWriter
+        implements Closeable
+{
+    private static final int BUFFER_ALIGNMENT = 64;
+    private static final long PAGE_BYTES = 8L << 20;
+    private static final int FOOTER_MAGIC = 0x434E414C; // "LANC" little-endian
+    private static final ByteString PAGE_LAYOUT_TYPE = ByteString.copyFromUtf8("/lance.encodings21.PageLayout");
+    // a ColumnEncoding whose values are plain, as the 7.0 writer records on every 2.1+ column
+    private static final Encoding COLUMN_ENCODING = direct("/lance.encodings.ColumnEncoding", ByteString.copyFrom(new byte[] {0x0a, 0x00}));
+
+    private final PositionedOutput output;
+    private final int majorVersion;
+    private final int minorVersion;
+    private final List<ColumnWriter> columns;
+    private final List<List<ColumnMetadata.Page>> pages = new ArrayList<>();
+    private final long[] rowsInPages;
+    private final LongFunction<byte[]> fileDescriptor;
+    private final long pageBytes;
+    private long rows;
+    private boolean closed;
+
+    /**
+     * @param fileDescriptor global buffer 0 for the file's row count: Lance's {@code FileDescriptor} (schema and rows)
+     */
+    public LanceFileWriter(OutputStream output, int majorVersion, int minorVersion, List<Type> columnTypes, LongFunction<byte[]> fileDescriptor)
+    {
+        this(output, majorVersion, minorVersion, columnTypes, fileDescriptor, PAGE_BYTES);
+    }
+
+    /**
+     * @param pageBytes the encoded size at which a column's buffered values become a page
+     */
+    LanceFileWriter(OutputStream output, int majorVersion, int minorVersion, List<Type> columnTypes, LongFunction<byte[]> fileDescriptor, long pageBytes)
+    {
+        if (majorVersion != 2 || (minorVersion != 1 && minorVersion != 2)) {
+            throw new IllegalArgumentException("The Java writer writes Lance file format 2.1 and 2.2, not %s.%s".formatted(majorVersion, minorVersion));
+        }
+        this.output = new PositionedOutput(requireNonNull(output, "output is null"));
+        this.majorVersion = majorVersion;
+        this.minorVersion = minorVersion;
+        this.fileDescriptor = requireNonNull(fileDescriptor, "fileDescriptor is null");
+        this.pageBytes = pageBytes;
+        boolean largeChunks = minorVersion >= 2;
+        ImmutableList.Builder<ColumnWriter> writers = ImmutableList.builder();
+        for (Type type : columnTypes) {
+            if (FixedWidthColumnWriter.supports(type)) {
+                writers.add(new FixedWidthColumnWriter(type, largeChunks));
+            }
+            else if (VariableWidthColumnWriter.supports(type)) {
+                writers.add(new VariableWidthColumnWriter(type, largeChunks));
+            }
+            else {
+                throw new IllegalArgumentException("The Java writer does not write columns of type %s yet".formatted(type));
+            }
+            pages.add(new ArrayList<>());
+        }
+        this.columns = writers.build();
+        this.rowsInPages = new long[columns.size()];
+    }
+
+    public static boolean supports(Type type)
+    {
+        return FixedWidthColumnWriter.supports(type) || VariableWidthColumnWriter.supports(type);
+    }
+
+    public void write(Page page)
+            throws IOException
+    {
+        if (page.getChannelCount() != columns.size()) {
+            throw new IllegalArgumentException("A page of %s blocks for a file of %s columns".formatted(page.getChannelCount(), columns.size()));
+        }
+        for (int column = 0; column < columns.size(); column++) {
+            ColumnWriter writer = columns.get(column);
+            writer.append(page.getBlock(column));
+            if (writer.bufferedBytes() >= pageBytes) {
+                writePage(column);
+            }
+        }
+        rows += page.getPositionCount();
+    }
+
+    /** Bytes written to the output so far. */
+    public long writtenBytes()
+    {
+        return output.position();
+    }
+
+    /** Everything buffered and not yet written, as an estimate of the memory held. */
+    public long bufferedBytes()
+    {
+        return columns.stream().mapToLong(ColumnWriter::bufferedBytes).sum();
+    }
+
+    /**
+     * Writes the rest of the file and closes the output; returns the file's length in bytes.
+     */
+    public long finish()
+            throws IOException
+    {
+        for (int column = 0; column < columns.size(); column++) {
+            if (columns.get(column).bufferedRows() > 0 || pages.get(column).isEmpty()) {
+                writePage(column);
+            }
+        }
+        output.align(BUFFER_ALIGNMENT);
+        long descriptorPosition = output.position();
+        byte[] descriptor = fileDescriptor.apply(rows);
+        output.write(descriptor);
+
+        long columnMetadataStart = output.position();
+        List<long[]> columnRanges = new ArrayList<>();
+        for (List<ColumnMetadata.Page> columnPages : pages) {
+            byte[] metadata = ColumnMetadata.newBuilder()
+                    .setEncoding(COLUMN_ENCODING)
+                    .addAllPages(columnPages)
+                    .build()
+                    .toByteArray();
+            columnRanges.add(new long[] {output.position(), metadata.length});
+            output.write(metadata);
+        }
+        long columnTablePosition = output.position();
+        Slice columnTable = Slices.allocate(16 * columnRanges.size());
+        for (int column = 0; column < columnRanges.size(); column++) {
+            columnTable.setLong(column * 16, columnRanges.get(column)[0]);
+            columnTable.setLong(column * 16 + 8, columnRanges.get(column)[1]);
+        }
+        output.write(columnTable);
+        long globalTablePosition = output.position();
+        Slice globalTable = Slices.allocate(16);
+        globalTable.setLong(0, descriptorPosition);
+        globalTable.setLong(8, descriptor.length);
+        output.write(globalTable);
+
+        Slice footer = Slices.allocate(40);
+        footer.setLong(0, columnMetadataStart);
+        footer.setLong(8, columnTablePosition);
+        footer.setLong(16, globalTablePosition);
+        footer.setInt(24, 1);
+        footer.setInt(28, columns.size());
+        footer.setShort(32, majorVersion);
+        footer.setShort(34, minorVersion);
+        footer.setInt(36, FOOTER_MAGIC);
+        output.write(footer);
+        close();
+        return output.position();
+    }
+
+    @Override
+    public void close()
+            throws IOException
+    {
+        if (!closed) {
+            closed = true;
+            output.close();
+        }
+    }
+
+    private void writePage(int column)
+            throws IOException
+    {
+        EncodedPage page = columns.get(column).flush();
+        ColumnMetadata.Page.Builder metadata = ColumnMetadata.Page.newBuilder()
+                .setLength(page.rows())
+                .setPriority(rowsInPages[column])
+                .setEncoding(direct(PAGE_LAYOUT_TYPE, page.layout().toByteString()));
+        for (Slice buffer : page.buffers()) {
+            output.align(BUFFER_ALIGNMENT);
+            metadata.addBufferPositions(output.position());
+            metadata.addBufferSizes(buffer.length());
+            output.write(buffer);
+        }
+        rowsInPages[column] += page.rows();
+        pages.get(column).add(metadata.build());
+    }
+
+    private static Encoding direct(String typeUrl, ByteString value)
+    {
+        return direct(ByteString.copyFromUtf8(typeUrl), value);
+    }
+
+    private static Encoding direct(ByteString typeUrl, ByteString value)
+    {
+        AnyMessage any = AnyMessage.newBuilder().setTypeUrlBytes(typeUrl).setValue(value).build();
+        return Encoding.newBuilder().setDirect(Encoding.Direct.newBuilder().setEncoding(any.toByteString())).build();
+    }
+}

@@ -1,0 +1,103 @@
+package io.lancetrino.file.writer;
+
+import io.airlift.slice.DynamicSliceOutput;
+import io.airlift.slice.Slice;
+
+/**
+ * Lays out the chunks of a mini-block page as Lance reads them: per chunk a header (level count, def-level bytes when
+ * the page has def levels, then the size of its one value buffer: u16, or u32 in 2.2's large chunks), then the def
+ * levels and the values, each starting 8-byte aligned; and one metadata word per chunk, {@code ((bytes / 8 - 1) << 4)
+ * | log2(values)}, with 0 as the log of the last chunk, whose count follows from the page's item count.
+ */
+final class MiniBlockChunkWriter
+{
+    static final int ALIGNMENT = 8;
+    // the 7.0 writer pads chunks with this byte
+    private static final byte PADDING = (byte) 0xFE;
+
+    private final boolean largeChunks;
+    private final boolean hasDef;
+    private final DynamicSliceOutput metadata = new DynamicSliceOutput(64);
+    private final DynamicSliceOutput chunks = new DynamicSliceOutput(4096);
+
+    MiniBlockChunkWriter(boolean largeChunks, boolean hasDef)
+    {
+        this.largeChunks = largeChunks;
+        this.hasDef = hasDef;
+    }
+
+    /**
+     * @param defLevels the chunk's def levels as u16 values, or null when the page has none
+     * @param last whether no chunk follows; every other chunk holds a power of two of values
+     */
+    void addChunk(int values, Slice defLevels, Slice valueBuffer, boolean last)
+    {
+        if (!last && Integer.bitCount(values) != 1) {
+            throw new IllegalArgumentException("A chunk before the last holds a power of two of values, not " + values);
+        }
+        int start = chunks.size();
+        chunks.writeShort(hasDef ? values : 0);
+        if (hasDef) {
+            chunks.writeShort(defLevels.length());
+        }
+        if (largeChunks) {
+            chunks.writeInt(valueBuffer.length());
+        }
+        else {
+            checkShort(valueBuffer.length(), "value bytes");
+            chunks.writeShort(valueBuffer.length());
+        }
+        pad(start);
+        if (hasDef) {
+            chunks.writeBytes(defLevels);
+            pad(start);
+        }
+        chunks.writeBytes(valueBuffer);
+        pad(start);
+        int bytes = chunks.size() - start;
+        long units = bytes / ALIGNMENT - 1;
+        long word = (units << 4) | (last ? 0 : Integer.numberOfTrailingZeros(values));
+        if (largeChunks) {
+            if (units >= 1L << 28) {
+                throw new IllegalArgumentException("A mini-block chunk of %s bytes is beyond the format's limit".formatted(bytes));
+            }
+            metadata.writeInt((int) word);
+        }
+        else {
+            if (units >= 1L << 12) {
+                throw new IllegalArgumentException("A mini-block chunk of %s bytes is beyond format 2.1's 32 KiB".formatted(bytes));
+            }
+            metadata.writeShort((int) word);
+        }
+    }
+
+    Slice metadata()
+    {
+        return metadata.slice();
+    }
+
+    Slice chunks()
+    {
+        return chunks.slice();
+    }
+
+    /** The largest chunk the word can describe, in bytes. */
+    static int maxChunkBytes(boolean largeChunks)
+    {
+        return largeChunks ? Integer.MAX_VALUE - ALIGNMENT : (1 << 12) * ALIGNMENT;
+    }
+
+    private void pad(int chunkStart)
+    {
+        while ((chunks.size() - chunkStart) % ALIGNMENT != 0) {
+            chunks.writeByte(PADDING);
+        }
+    }
+
+    private static void checkShort(int value, String what)
+    {
+        if (value > 0xFFFF) {
+            throw new IllegalArgumentException("A mini-block chunk of %s %s is beyond format 2.1's u16 sizes".formatted(value, what));
+        }
+    }
+}

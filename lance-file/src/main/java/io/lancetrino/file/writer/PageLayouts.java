@@ -1,0 +1,34 @@
+package io.lancetrino.file.writer;
+
+import io.lancetrino.file.proto.encodings.CompressiveEncoding;
+import io.lancetrino.file.proto.encodings.Flat;
+import io.lancetrino.file.proto.encodings.MiniBlockLayout;
+import io.lancetrino.file.proto.encodings.PageLayout;
+import io.lancetrino.file.proto.encodings.RepDefLayer;
+
+/**
+ * Page layouts of flat leaf columns: def levels (0 valid, 1 null) only on pages that hold a null, as Lance writes them.
+ */
+final class PageLayouts
+{
+    private PageLayouts() {}
+
+    static CompressiveEncoding flat(int bitsPerValue)
+    {
+        return CompressiveEncoding.newBuilder().setFlat(Flat.newBuilder().setBitsPerValue(bitsPerValue)).build();
+    }
+
+    static PageLayout miniBlock(long items, boolean hasNulls, CompressiveEncoding values, boolean largeChunks)
+    {
+        MiniBlockLayout.Builder layout = MiniBlockLayout.newBuilder()
+                .setValueCompression(values)
+                .addLayers(hasNulls ? RepDefLayer.REPDEF_NULLABLE_ITEM : RepDefLayer.REPDEF_ALL_VALID_ITEM)
+                .setNumBuffers(1)
+                .setNumItems(items)
+                .setHasLargeChunk(largeChunks);
+        if (hasNulls) {
+            layout.setDefCompression(flat(16));
+        }
+        return PageLayout.newBuilder().setMiniBlockLayout(layout).build();
+    }
+}
