@@ -38,8 +38,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * <p>
  * The cases run concurrently, as in Trino's own build: most of their time is spent waiting out injected timeouts,
  * and each uses tables of its own and failures keyed to its own queries. Each case says so itself (the overrides
- * below): a class marked concurrent would be started beside every other test class of the run, while a class run in
- * turn waits for its concurrent cases. A case that runs far past its usual one to three minutes fails instead of
+ * below); the Maven execution {@code failure-recovery} (src/test/pom.xml) runs the suites apart from every other
+ * test with JUnit's parallel mode on. A case that runs far past its usual one to three minutes fails instead of
  * holding the build (the dynamic-filtering join waits up to an hour for its filter).
  */
 @Timeout(value = 12, unit = TimeUnit.MINUTES)
