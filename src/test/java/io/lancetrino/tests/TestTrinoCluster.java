@@ -20,7 +20,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
@@ -32,6 +31,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 import static io.lancetrino.tests.fixtures.JdbcStatements.awaitActiveWorkers;
+import static io.lancetrino.tests.fixtures.JdbcStatements.rows;
 import static io.lancetrino.tests.fixtures.JdbcStatements.scalar;
 import static io.lancetrino.tests.fixtures.JdbcStatements.update;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -147,7 +147,7 @@ final class TestTrinoCluster
             List<List<Object>> exact = rows(statement, nearest);
             statement.execute("SET SESSION lance.vector_search = 'approximate'");
             statement.execute("SET SESSION lance.vector_nprobes = 4");
-            assertThat(explain(statement, nearest)).contains("through index embedding_idx");
+            assertThat(rows(statement, "EXPLAIN " + nearest).toString()).contains("through index embedding_idx");
             assertThat(rowsOnWorker(statement, nearest)).isEqualTo(exact);
             assertThat(rowsOnWorker(statement, "SELECT id FROM TABLE(lance.system.vector_search(schema_name => 'cluster', table_name => 'docs', column => 'embedding', query => ARRAY[3e0, 5e0, 8e0, 12.34e0], k => 10, nprobes => 4)) ORDER BY _distance, id"))
                     .isEqualTo(exact);
@@ -241,10 +241,10 @@ final class TestTrinoCluster
             throws SQLException
     {
         String queryId;
-        List<List<Object>> rows = new ArrayList<>();
+        List<List<Object>> rows;
         try (ResultSet result = statement.executeQuery(sql)) {
             queryId = result.unwrap(TrinoResultSet.class).getQueryId();
-            readRows(result, rows);
+            rows = rows(result);
         }
         assertThat(scalar(statement, "SELECT count(*) FROM system.runtime.tasks WHERE query_id = '%s' AND node_id LIKE 'serve-worker-%%' AND splits > 0".formatted(queryId)))
                 .as("tasks with splits on workers for %s", sql)
@@ -252,41 +252,6 @@ final class TestTrinoCluster
         assertThat(scalar(statement, "SELECT count(*) FROM system.runtime.tasks WHERE query_id = '%s' AND node_id = '%s' AND splits > 0".formatted(queryId, COORDINATOR)))
                 .isEqualTo(0L);
         return rows;
-    }
-
-    private static List<List<Object>> rows(Statement statement, String sql)
-            throws SQLException
-    {
-        List<List<Object>> rows = new ArrayList<>();
-        try (ResultSet result = statement.executeQuery(sql)) {
-            readRows(result, rows);
-        }
-        return rows;
-    }
-
-    private static void readRows(ResultSet result, List<List<Object>> rows)
-            throws SQLException
-    {
-        int columns = result.getMetaData().getColumnCount();
-        while (result.next()) {
-            List<Object> row = new ArrayList<>();
-            for (int column = 1; column <= columns; column++) {
-                row.add(result.getObject(column));
-            }
-            rows.add(row);
-        }
-    }
-
-    private static String explain(Statement statement, String sql)
-            throws SQLException
-    {
-        StringBuilder plan = new StringBuilder();
-        try (ResultSet result = statement.executeQuery("EXPLAIN " + sql)) {
-            while (result.next()) {
-                plan.append(result.getString(1));
-            }
-        }
-        return plan.toString();
     }
 
     private Set<String> dataFiles(String table)

@@ -15,8 +15,6 @@ import io.trino.tpch.TpchTable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.parallel.Execution;
-import org.junit.jupiter.api.parallel.ExecutionMode;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,9 +35,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
  * write is also checked for its versions and files as it ends ({@link WriteOutcomeChecks}).
  * <p>
  * The cases run concurrently, as in Trino's own build: most of their time is spent waiting out injected timeouts,
- * and each uses tables of its own and failures keyed to its own queries. Each case says so itself (the overrides
- * below); the Maven execution {@code failure-recovery} (src/test/pom.xml) runs the suites apart from every other
- * test with JUnit's parallel mode on. A case that runs far past its usual one to three minutes fails instead of
+ * and each uses tables of its own and failures keyed to its own queries. The Maven execution {@code failure-recovery}
+ * (src/test/pom.xml) runs the suites apart from every other test with JUnit's parallel mode on. A case that runs far past its usual one to three minutes fails instead of
  * holding the build (the dynamic-filtering join waits up to an hour for its filter).
  */
 @Timeout(value = 12, unit = TimeUnit.MINUTES)
@@ -108,7 +105,6 @@ abstract class BaseLanceFailureRecoveryTest
      * (optimize, merge_branch) under the retry policy: every row once, one version per statement.
      */
     @Test
-    @Execution(ExecutionMode.CONCURRENT)
     void testBranchCloneAndMaintenanceWrites()
     {
         String table = "branched_" + getRetryPolicy().name().toLowerCase(Locale.ROOT);
@@ -144,7 +140,6 @@ abstract class BaseLanceFailureRecoveryTest
 
     @Test
     @Override
-    @Execution(ExecutionMode.CONCURRENT)
     protected void testAnalyzeTable()
     {
         // Lance tables keep no statistics Trino could collect
@@ -153,121 +148,8 @@ abstract class BaseLanceFailureRecoveryTest
 
     @Test
     @Override
-    @Execution(ExecutionMode.CONCURRENT)
     protected void testRefreshMaterializedView()
     {
         assertThatThrownBy(super::testRefreshMaterializedView).hasMessageContaining("does not support creating materialized views");
-    }
-
-    @Test
-    @Override
-    @Execution(ExecutionMode.CONCURRENT)
-    protected void testCreateTable()
-    {
-        super.testCreateTable();
-    }
-
-    @Test
-    @Override
-    @Execution(ExecutionMode.CONCURRENT)
-    protected void testInsert()
-    {
-        super.testInsert();
-    }
-
-    @Test
-    @Override
-    @Execution(ExecutionMode.CONCURRENT)
-    protected void testDelete()
-    {
-        super.testDelete();
-    }
-
-    @Test
-    @Override
-    @Execution(ExecutionMode.CONCURRENT)
-    protected void testDeleteWithSubquery()
-    {
-        super.testDeleteWithSubquery();
-    }
-
-    @Test
-    @Override
-    @Execution(ExecutionMode.CONCURRENT)
-    protected void testUpdate()
-    {
-        super.testUpdate();
-    }
-
-    @Test
-    @Override
-    @Execution(ExecutionMode.CONCURRENT)
-    protected void testUpdateWithSubquery()
-    {
-        super.testUpdateWithSubquery();
-    }
-
-    @Test
-    @Override
-    @Execution(ExecutionMode.CONCURRENT)
-    protected void testMerge()
-    {
-        super.testMerge();
-    }
-
-    @Test
-    @Override
-    @Execution(ExecutionMode.CONCURRENT)
-    protected void testExplainAnalyze()
-    {
-        super.testExplainAnalyze();
-    }
-
-    @Test
-    @Override
-    @Execution(ExecutionMode.CONCURRENT)
-    protected void testRequestTimeouts()
-    {
-        super.testRequestTimeouts();
-    }
-
-    @Test
-    @Override
-    @Execution(ExecutionMode.CONCURRENT)
-    protected void testSimpleSelect()
-    {
-        super.testSimpleSelect();
-    }
-
-    @Test
-    @Override
-    @Execution(ExecutionMode.CONCURRENT)
-    protected void testAggregation()
-    {
-        super.testAggregation();
-    }
-
-    @Test
-    @Override
-    @Execution(ExecutionMode.CONCURRENT)
-    protected void testJoinDynamicFilteringDisabled()
-    {
-        super.testJoinDynamicFilteringDisabled();
-    }
-
-    @Test
-    @Override
-    @Execution(ExecutionMode.CONCURRENT)
-    protected void testJoinDynamicFilteringEnabled()
-    {
-        super.testJoinDynamicFilteringEnabled();
-    }
-
-    @Test
-    @Override
-    @Execution(ExecutionMode.CONCURRENT)
-    protected void testUserFailure()
-    {
-        super.testUserFailure();
     }
 }

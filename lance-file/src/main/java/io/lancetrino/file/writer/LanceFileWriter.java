@@ -106,18 +106,6 @@ public final class LanceFileWriter
         rows += page.getPositionCount();
     }
 
-    /** Bytes written to the output so far. */
-    public long writtenBytes()
-    {
-        return output.position();
-    }
-
-    /** Everything buffered and not yet written, as an estimate of the memory held. */
-    public long bufferedBytes()
-    {
-        return columns.stream().mapToLong(ColumnWriter::bufferedBytes).sum();
-    }
-
     /**
      * Writes the rest of the file and closes the output; returns the file's length in bytes.
      */
@@ -135,22 +123,18 @@ public final class LanceFileWriter
         output.write(descriptor);
 
         long columnMetadataStart = output.position();
-        List<long[]> columnRanges = new ArrayList<>();
-        for (List<ColumnMetadata.Page> columnPages : pages) {
+        Slice columnTable = Slices.allocate(16 * pages.size());
+        for (int column = 0; column < pages.size(); column++) {
             byte[] metadata = ColumnMetadata.newBuilder()
                     .setEncoding(COLUMN_ENCODING)
-                    .addAllPages(columnPages)
+                    .addAllPages(pages.get(column))
                     .build()
                     .toByteArray();
-            columnRanges.add(new long[] {output.position(), metadata.length});
+            columnTable.setLong(column * 16, output.position());
+            columnTable.setLong(column * 16 + 8, metadata.length);
             output.write(metadata);
         }
         long columnTablePosition = output.position();
-        Slice columnTable = Slices.allocate(16 * columnRanges.size());
-        for (int column = 0; column < columnRanges.size(); column++) {
-            columnTable.setLong(column * 16, columnRanges.get(column)[0]);
-            columnTable.setLong(column * 16 + 8, columnRanges.get(column)[1]);
-        }
         output.write(columnTable);
         long globalTablePosition = output.position();
         Slice globalTable = Slices.allocate(16);
