@@ -11,6 +11,7 @@ import io.trino.filesystem.TrinoInputFile;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.util.List;
 import java.util.Set;
@@ -189,6 +190,13 @@ public final class TrinoTableFileSystem
             throws IOException
     {
         fileSystem.newOutputFile(Location.of(location)).createOrOverwrite(data);
+    }
+
+    @Override
+    public OutputStream newOutputStream(String location)
+            throws IOException
+    {
+        return fileSystem.newOutputFile(Location.of(location)).create();
     }
 
     @Override

@@ -5,10 +5,12 @@ import com.google.inject.Inject;
 import io.lancetrino.procedures.CleanupOperations;
 import io.lancetrino.split.LanceConfig;
 import io.lancetrino.split.LanceFileReaderType;
+import io.lancetrino.split.LanceFileWriterType;
 import io.lancetrino.split.LancePageSourceProvider;
 import io.lancetrino.split.LanceSplitManager;
 import io.lancetrino.split.search.VectorSearchMode;
 import io.lancetrino.plugin.search.VectorSearchParameters;
+import io.lancetrino.plugin.write.LancePageSinkProvider;
 import io.trino.spi.TrinoException;
 import io.trino.spi.session.PropertyMetadata;
 
@@ -38,6 +40,12 @@ public final class LanceSessionProperties
                         "Reader of data files: JAVA (falls back to the SDK per file and column) or SDK",
                         LanceFileReaderType.class,
                         config.getFileReader(),
+                        false),
+                enumProperty(
+                        LancePageSinkProvider.FILE_WRITER_PROPERTY,
+                        "Writer of data files: JAVA (for tables of format 2.2 whose columns it writes; the SDK writes the others) or SDK",
+                        LanceFileWriterType.class,
+                        config.getFileWriter(),
                         false),
                 durationProperty(
                         LanceSplitManager.DYNAMIC_FILTERING_WAIT_TIMEOUT_PROPERTY,

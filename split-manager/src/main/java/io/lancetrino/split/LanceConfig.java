@@ -31,6 +31,7 @@ public class LanceConfig
     private Duration dynamicFilteringWaitTimeout = new Duration(1, SECONDS);
     private Duration cleanupMinRetention = new Duration(7, DAYS);
     private LanceFileReaderType fileReader = LanceFileReaderType.JAVA;
+    private LanceFileWriterType fileWriter = LanceFileWriterType.JAVA;
     private long fileMetadataCachePages = 1_000_000;
     private String sharingProfile;
 
@@ -186,6 +187,20 @@ public class LanceConfig
     public LanceConfig setFileReader(LanceFileReaderType fileReader)
     {
         this.fileReader = fileReader;
+        return this;
+    }
+
+    @NotNull
+    public LanceFileWriterType getFileWriter()
+    {
+        return fileWriter;
+    }
+
+    @Config("lance.file-writer")
+    @ConfigDescription("Writer of data files: java encodes the files of tables whose columns it writes and leaves the others to the Lance SDK; sdk writes every file through the SDK")
+    public LanceConfig setFileWriter(LanceFileWriterType fileWriter)
+    {
+        this.fileWriter = fileWriter;
         return this;
     }
 

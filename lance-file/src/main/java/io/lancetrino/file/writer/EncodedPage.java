@@ -18,4 +18,9 @@ record EncodedPage(long rows, List<Slice> buffers, PageLayout layout)
         buffers = ImmutableList.copyOf(requireNonNull(buffers, "buffers is null"));
         requireNonNull(layout, "layout is null");
     }
+
+    long bytes()
+    {
+        return buffers.stream().mapToLong(Slice::length).sum();
+    }
 }

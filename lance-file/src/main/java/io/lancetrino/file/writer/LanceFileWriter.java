@@ -49,15 +49,15 @@ public final class LanceFileWriter
     /**
      * @param fileDescriptor global buffer 0 for the file's row count: Lance's {@code FileDescriptor} (schema and rows)
      */
-    public LanceFileWriter(OutputStream output, int majorVersion, int minorVersion, List<Type> columnTypes, LongFunction<byte[]> fileDescriptor)
+    public LanceFileWriter(OutputStream output, int majorVersion, int minorVersion, List<Type> columnTypes, EncodingOptions encodings, LongFunction<byte[]> fileDescriptor)
     {
-        this(output, majorVersion, minorVersion, columnTypes, fileDescriptor, PAGE_BYTES);
+        this(output, majorVersion, minorVersion, columnTypes, encodings, fileDescriptor, PAGE_BYTES);
     }
 
     /**
      * @param pageBytes the encoded size at which a column's buffered values become a page
      */
-    LanceFileWriter(OutputStream output, int majorVersion, int minorVersion, List<Type> columnTypes, LongFunction<byte[]> fileDescriptor, long pageBytes)
+    LanceFileWriter(OutputStream output, int majorVersion, int minorVersion, List<Type> columnTypes, EncodingOptions encodings, LongFunction<byte[]> fileDescriptor, long pageBytes)
     {
         if (majorVersion != 2 || (minorVersion != 1 && minorVersion != 2)) {
             throw new IllegalArgumentException("The Java writer writes Lance file format 2.1 and 2.2, not %s.%s".formatted(majorVersion, minorVersion));
@@ -68,13 +68,14 @@ public final class LanceFileWriter
         this.fileDescriptor = requireNonNull(fileDescriptor, "fileDescriptor is null");
         this.pageBytes = pageBytes;
         boolean largeChunks = minorVersion >= 2;
+        GeneralCompressor compressor = GeneralCompressor.of(encodings);
         ImmutableList.Builder<ColumnWriter> writers = ImmutableList.builder();
         for (Type type : columnTypes) {
             if (FixedWidthColumnWriter.supports(type)) {
-                writers.add(new FixedWidthColumnWriter(type, largeChunks));
+                writers.add(new FixedWidthColumnWriter(type, largeChunks, compressor));
             }
             else if (VariableWidthColumnWriter.supports(type)) {
-                writers.add(new VariableWidthColumnWriter(type, largeChunks));
+                writers.add(new VariableWidthColumnWriter(type, largeChunks, compressor));
             }
             else {
                 throw new IllegalArgumentException("The Java writer does not write columns of type %s yet".formatted(type));

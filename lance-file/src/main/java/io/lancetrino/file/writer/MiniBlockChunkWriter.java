@@ -2,6 +2,9 @@ package io.lancetrino.file.writer;
 
 import io.airlift.slice.DynamicSliceOutput;
 import io.airlift.slice.Slice;
+import io.lancetrino.file.proto.encodings.CompressiveEncoding;
+
+import java.util.List;
 
 /**
  * Lays out the chunks of a mini-block page as Lance reads them: per chunk a header (level count, def-level bytes when
@@ -71,14 +74,15 @@ final class MiniBlockChunkWriter
         }
     }
 
-    Slice metadata()
+    /**
+     * The page of the chunks added: buffers chunk metadata, chunks and, for a dictionary page, the dictionary.
+     *
+     * @param dictionary the dictionary's bytes, or null
+     */
+    EncodedPage page(long items, boolean hasNulls, CompressiveEncoding values, Slice dictionary, CompressiveEncoding dictionaryEncoding, long dictionaryItems)
     {
-        return metadata.slice();
-    }
-
-    Slice chunks()
-    {
-        return chunks.slice();
+        List<Slice> buffers = dictionary == null ? List.of(metadata.slice(), chunks.slice()) : List.of(metadata.slice(), chunks.slice(), dictionary);
+        return new EncodedPage(items, buffers, PageLayouts.miniBlock(items, hasNulls, values, largeChunks, dictionaryEncoding, dictionaryItems));
     }
 
     /** The largest chunk the word can describe, in bytes. */

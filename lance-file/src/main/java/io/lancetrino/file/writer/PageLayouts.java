@@ -1,7 +1,9 @@
 package io.lancetrino.file.writer;
 
+import io.lancetrino.file.proto.encodings.ByteStreamSplit;
 import io.lancetrino.file.proto.encodings.CompressiveEncoding;
 import io.lancetrino.file.proto.encodings.Flat;
+import io.lancetrino.file.proto.encodings.InlineBitpacking;
 import io.lancetrino.file.proto.encodings.MiniBlockLayout;
 import io.lancetrino.file.proto.encodings.PageLayout;
 import io.lancetrino.file.proto.encodings.RepDefLayer;
@@ -13,12 +15,30 @@ final class PageLayouts
 {
     private PageLayouts() {}
 
+    static CompressiveEncoding inlineBitpacking(int bitsPerValue)
+    {
+        return CompressiveEncoding.newBuilder().setInlineBitpacking(InlineBitpacking.newBuilder().setUncompressedBitsPerValue(bitsPerValue)).build();
+    }
+
+    static CompressiveEncoding byteStreamSplit(int bitsPerValue)
+    {
+        return CompressiveEncoding.newBuilder().setByteStreamSplit(ByteStreamSplit.newBuilder().setValues(flat(bitsPerValue))).build();
+    }
+
     static CompressiveEncoding flat(int bitsPerValue)
     {
         return CompressiveEncoding.newBuilder().setFlat(Flat.newBuilder().setBitsPerValue(bitsPerValue)).build();
     }
 
     static PageLayout miniBlock(long items, boolean hasNulls, CompressiveEncoding values, boolean largeChunks)
+    {
+        return miniBlock(items, hasNulls, values, largeChunks, null, 0);
+    }
+
+    /**
+     * @param dictionary the encoding of the dictionary buffer (the page's third), or null when the values are plain
+     */
+    static PageLayout miniBlock(long items, boolean hasNulls, CompressiveEncoding values, boolean largeChunks, CompressiveEncoding dictionary, long dictionaryItems)
     {
         MiniBlockLayout.Builder layout = MiniBlockLayout.newBuilder()
                 .setValueCompression(values)
@@ -28,6 +48,9 @@ final class PageLayouts
                 .setHasLargeChunk(largeChunks);
         if (hasNulls) {
             layout.setDefCompression(flat(16));
+        }
+        if (dictionary != null) {
+            layout.setDictionary(dictionary).setNumDictionaryItems(dictionaryItems);
         }
         return PageLayout.newBuilder().setMiniBlockLayout(layout).build();
     }

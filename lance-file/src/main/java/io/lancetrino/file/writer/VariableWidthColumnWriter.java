@@ -9,8 +9,11 @@ import io.trino.spi.type.Type;
 import io.trino.spi.type.VarbinaryType;
 import io.trino.spi.type.VarcharType;
 
+import io.airlift.slice.Slices;
+
 import java.util.Arrays;
-import java.util.List;
+import java.util.HashMap;
+import java.util.Map;
 
 import static io.lancetrino.file.writer.PageLayouts.flat;
 import static java.util.Objects.requireNonNull;
@@ -24,6 +27,12 @@ final class VariableWidthColumnWriter
         implements ColumnWriter
 {
     private static final int CHUNK_TARGET_BYTES = 4096;
+    // one zstd frame per chunk: 64 KiB of strings compress about as well as the whole page and decode as fast as plain
+    // chunks (TPC-H l_comment); format 2.1's chunks end at 32 KiB, which 16 KiB of input never outgrows
+    private static final int GENERAL_CHUNK_BYTES = 64 * 1024;
+    private static final int GENERAL_CHUNK_BYTES_V21 = 16 * 1024;
+    private static final int MAX_DICTIONARY_ITEMS = 1 << 16;
+    private static final int DICTIONARY_SAMPLE = 4096;
     private static final int MAX_CHUNK_VALUES = 4096;
     private static final CompressiveEncoding ENCODING = CompressiveEncoding.newBuilder()
             .setVariable(Variable.newBuilder().setOffsets(flat(32)))
@@ -31,16 +40,20 @@ final class VariableWidthColumnWriter
 
     private final Type type;
     private final boolean largeChunks;
+    private final GeneralCompressor compressor;
+    private final FixedWidthPageEncoder dictionaryIndices;
     private final DynamicSliceOutput bytes = new DynamicSliceOutput(64 * 1024);
     private int[] ends = new int[1024];
     private boolean[] nulls = new boolean[1024];
     private int count;
     private boolean hasNulls;
 
-    VariableWidthColumnWriter(Type type, boolean largeChunks)
+    VariableWidthColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor)
     {
         this.type = requireNonNull(type, "type is null");
         this.largeChunks = largeChunks;
+        this.compressor = compressor;
+        this.dictionaryIndices = new FixedWidthPageEncoder(32, false, largeChunks, null);
     }
 
     static boolean supports(Type type)
@@ -87,33 +100,106 @@ final class VariableWidthColumnWriter
     public EncodedPage flush()
     {
         Slice data = bytes.slice();
-        MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, hasNulls);
-        int start = 0;
-        while (start < count) {
-            int values = chunkValues(start);
-            boolean last = start + values == count;
-            chunks.addChunk(values, hasNulls ? DefLevels.of(nulls, start, values) : null, encodeChunk(data, start, values), last);
-            start += values;
+        EncodedPage plain = chunked(data, CHUNK_TARGET_BYTES, null);
+        EncodedPage dictionary = dictionary(data);
+        if (dictionary != null && dictionary.bytes() < plain.bytes()) {
+            plain = dictionary;
         }
-        EncodedPage page = new EncodedPage(count, List.of(chunks.metadata(), chunks.chunks()), PageLayouts.miniBlock(count, hasNulls, ENCODING, largeChunks));
+        EncodedPage page = plain;
+        if (compressor != null) {
+            EncodedPage general = chunked(data, largeChunks ? GENERAL_CHUNK_BYTES : GENERAL_CHUNK_BYTES_V21, compressor);
+            if (general.bytes() < (1 - EncodingOptions.MIN_GENERAL_SAVING) * plain.bytes()) {
+                page = general;
+            }
+        }
         bytes.reset();
         count = 0;
         hasNulls = false;
         return page;
     }
 
+    private EncodedPage chunked(Slice data, int targetBytes, GeneralCompressor general)
+    {
+        MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, hasNulls);
+        int start = 0;
+        while (start < count) {
+            int values = chunkValues(start, targetBytes);
+            boolean last = start + values == count;
+            Slice chunk = encodeChunk(data, start, values);
+            chunks.addChunk(values, hasNulls ? DefLevels.of(nulls, start, values) : null, general == null ? chunk : general.compress(chunk), last);
+            start += values;
+        }
+        return chunks.page(count, hasNulls, general == null ? ENCODING : general.wrap(ENCODING), null, null, 0);
+    }
+
+    /**
+     * A dictionary page when the page's values repeat: the distinct values in Lance's block form of variable-width
+     * values, and bit-packed u32 indices. Null when a sample of the values shows too many distinct ones.
+     */
+    private EncodedPage dictionary(Slice data)
+    {
+        int maxItems = Math.min(MAX_DICTIONARY_ITEMS, count / 2);
+        Map<Slice, Integer> ids = new HashMap<>();
+        long[] indices = new long[count];
+        DynamicSliceOutput items = new DynamicSliceOutput(1024);
+        int[] itemEnds = new int[64];
+        for (int row = 0; row < count; row++) {
+            if (hasNulls && nulls[row]) {
+                continue;
+            }
+            Slice value = data.slice(begin(row), ends[row] - begin(row));
+            Integer id = ids.get(value);
+            if (id == null) {
+                // most pages of unique values stop here, after a sample
+                if (ids.size() >= maxItems || (row >= DICTIONARY_SAMPLE && ids.size() > row / 2)) {
+                    return null;
+                }
+                id = ids.size();
+                ids.put(value, id);
+                items.writeBytes(value);
+                if (id == itemEnds.length) {
+                    itemEnds = Arrays.copyOf(itemEnds, id * 2);
+                }
+                itemEnds[id] = items.size();
+            }
+            indices[row] = id;
+        }
+        if (ids.isEmpty()) {
+            return null;
+        }
+        int itemCount = ids.size();
+        int offsetsStart = 8;
+        int bytesStart = offsetsStart + 4 * (itemCount + 1);
+        Slice dictionary = Slices.allocate(bytesStart + items.size());
+        dictionary.setInt(0, 32);
+        dictionary.setInt(4, bytesStart);
+        for (int i = 0; i < itemCount; i++) {
+            dictionary.setInt(offsetsStart + 4 * (i + 1), itemEnds[i]);
+        }
+        dictionary.setBytes(bytesStart, items.slice());
+        CompressiveEncoding dictionaryEncoding = ENCODING;
+        if (compressor != null && largeChunks) {
+            Slice compressed = compressor.compress(dictionary);
+            if (compressed.length() < dictionary.length()) {
+                dictionary = compressed;
+                dictionaryEncoding = compressor.wrap(ENCODING);
+            }
+        }
+        return dictionaryIndices.dictionaryIndices(indices, nulls, hasNulls, count, dictionary, dictionaryEncoding, itemCount);
+    }
+
     /**
      * Values in the chunk starting at {@code start}: doubled while the chunk stays within the target, and all that
      * remain when they fit in it (the last chunk's count need not be a power of two).
      */
-    private int chunkValues(int start)
+    private int chunkValues(int start, int targetBytes)
     {
         int remaining = count - start;
         int values = 1;
-        while (values * 2 <= Math.min(remaining, MAX_CHUNK_VALUES) && chunkBytes(start, values * 2) <= CHUNK_TARGET_BYTES) {
+        while (values * 2 <= Math.min(remaining, MAX_CHUNK_VALUES) && chunkBytes(start, values * 2) <= targetBytes) {
             values *= 2;
         }
-        if (remaining <= MAX_CHUNK_VALUES && remaining < values * 2 && chunkBytes(start, remaining) <= CHUNK_TARGET_BYTES) {
+        if (remaining <= MAX_CHUNK_VALUES && remaining < values * 2 && chunkBytes(start, remaining) <= targetBytes) {
             values = remaining;
         }
         long needed = chunkBytes(start, values);

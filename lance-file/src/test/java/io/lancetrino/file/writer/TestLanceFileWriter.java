@@ -3,6 +3,8 @@ package io.lancetrino.file.writer;
 import io.airlift.slice.Slices;
 import io.lancetrino.file.LanceColumnReader;
 import io.lancetrino.file.LanceFileMetadata;
+import io.lancetrino.file.LancePage;
+import io.lancetrino.file.proto.encodings.MiniBlockLayout;
 import io.lancetrino.metadata.proto.Field;
 import io.lancetrino.metadata.proto.FileDescriptor;
 import io.lancetrino.metadata.proto.Schema;
@@ -38,6 +40,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
 
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
@@ -80,32 +84,48 @@ final class TestLanceFileWriter
     {
         // a fixed seed in the default run; another with -Dlance.writer.seed=S
         long seed = Long.getLong("lance.writer.seed", 20261205L);
+        Set<String> encodings = new TreeSet<>();
         for (String version : List.of("2.1", "2.2")) {
             // one page per column, and many small pages
             for (long pageBytes : List.of(8L << 20, 16L << 10)) {
-                checkRoundTrip(seed, version, pageBytes);
+                for (Shape shape : Shape.values()) {
+                    for (EncodingOptions options : List.of(EncodingOptions.UNCOMPRESSED, EncodingOptions.DEFAULT, new EncodingOptions(EncodingOptions.Compression.LZ4, 0))) {
+                        encodings.addAll(checkRoundTrip(seed, version, pageBytes, shape, options));
+                    }
+                }
             }
         }
+        // each way of encoding was taken somewhere, and so read back by both readers above
+        assertThat(encodings).contains(
+                "2.1 FEW text dictionary", "2.2 FEW big dictionary", "2.2 FEW dbl dictionary",
+                "2.1 SMALL int INLINE_BITPACKING", "2.2 SMALL big INLINE_BITPACKING",
+                "2.1 FRESH text GENERAL", "2.2 FRESH text GENERAL", "2.2 SMALL dbl GENERAL", "2.2 FEW text GENERAL dictionary",
+                "2.2 FRESH dbl FLAT", "2.1 FRESH flag FLAT");
     }
 
-    private static void checkRoundTrip(long seed, String version, long pageBytes)
+    /** How values repeat within a file. */
+    private enum Shape { FRESH, FEW, SMALL }
+
+    /** Returns what was used, e.g. "2.2 FEW text dictionary" or "2.1 SMALL int INLINE_BITPACKING", per column and page. */
+    private static Set<String> checkRoundTrip(long seed, String version, long pageBytes, Shape shape, EncodingOptions options)
             throws Exception
     {
         Random random = new Random(seed);
+        List<List<Object>> pools = COLUMNS.stream().map(column -> (List<Object>) java.util.stream.Stream.generate(() -> randomValue(random, column.type(), Shape.FRESH)).limit(20).toList()).toList();
         Path directory = Files.createTempDirectory("java-writer");
         Path path = directory.resolve("data.lance");
         List<List<Object>> expected = COLUMNS.stream().map(_ -> (List<Object>) new ArrayList<>()).toList();
         int minor = Integer.parseInt(version.substring(2));
         try (OutputStream output = Files.newOutputStream(path)) {
-            LanceFileWriter writer = new LanceFileWriter(output, 2, minor, COLUMNS.stream().map(Column::type).toList(), TestLanceFileWriter::descriptor, pageBytes);
+            LanceFileWriter writer = new LanceFileWriter(output, 2, minor, COLUMNS.stream().map(Column::type).toList(), options, TestLanceFileWriter::descriptor, pageBytes);
             for (int batch = 0; batch < 12; batch++) {
-                writer.write(randomPage(random, 1 + random.nextInt(3000), batch, expected));
+                writer.write(randomPage(random, 1 + random.nextInt(3000), batch, shape, pools, expected));
             }
             long length = writer.finish();
             assertThat(length).isEqualTo(Files.size(path));
         }
         long rows = expected.getFirst().size();
-        String where = "seed %s, version %s, pages of %s bytes".formatted(seed, version, pageBytes);
+        String where = "seed %s, version %s, pages of %s bytes, %s values, %s".formatted(seed, version, pageBytes, shape, options);
 
         try (BufferAllocator allocator = new RootAllocator();
                 LanceFileReader reader = LanceFileReader.open(path.toString(), allocator)) {
@@ -122,12 +142,19 @@ final class TestLanceFileWriter
         if (pageBytes < 1 << 20) {
             assertThat(metadata.columns().getLast().pages().size()).as(where).isGreaterThan(3);
         }
+        Set<String> encodings = new TreeSet<>();
         for (int column = 0; column < COLUMNS.size(); column++) {
             Column spec = COLUMNS.get(column);
             Block block = LanceColumnReader.read(file, metadata, column, spec.type(), 0, (int) rows);
             assertThat(trinoValues(block, spec.type())).as("%s, column %s read by the Java reader", where, spec.name())
                     .isEqualTo(expected.get(column));
+            for (LancePage page : metadata.columns().get(column).pages()) {
+                MiniBlockLayout layout = page.layout().getMiniBlockLayout();
+                String values = layout.getValueCompression().getCompressionCase().toString();
+                encodings.add("%s %s %s %s".formatted(version, shape, spec.name(), layout.hasDictionary() ? (layout.getDictionary().hasGeneral() ? "GENERAL dictionary" : "dictionary") : values));
+            }
         }
+        return encodings;
     }
 
     @Test
@@ -153,7 +180,7 @@ final class TestLanceFileWriter
     }
 
     /** A page of random values; every column's values are appended to {@code expected} as the readers must return them. */
-    private static Page randomPage(Random random, int rows, int batch, List<List<Object>> expected)
+    private static Page randomPage(Random random, int rows, int batch, Shape shape, List<List<Object>> pools, List<List<Object>> expected)
     {
         Block[] blocks = new Block[COLUMNS.size()];
         // some batches have no nulls at all, one is all nulls
@@ -167,7 +194,7 @@ final class TestLanceFileWriter
                     expected.get(column).add(null);
                     continue;
                 }
-                Object value = randomValue(random, type);
+                Object value = shape == Shape.FEW ? pools.get(column).get(random.nextInt(pools.get(column).size())) : randomValue(random, type, shape);
                 expected.get(column).add(value instanceof byte[] bytes ? Arrays.toString(bytes) : value);
                 switch (value) {
                     case Boolean flag -> BOOLEAN.writeBoolean(builder, flag);
@@ -184,8 +211,18 @@ final class TestLanceFileWriter
         return new Page(rows, blocks);
     }
 
-    private static Object randomValue(Random random, Type type)
+    private static Object randomValue(Random random, Type type, Shape shape)
     {
+        if (shape == Shape.SMALL) {
+            return switch (type) {
+                case Type t when t == BOOLEAN -> random.nextInt(10) == 0;
+                case Type t when t == REAL -> (float) random.nextInt(100);
+                case Type t when t == DOUBLE -> random.nextInt(10_000) / 100.0;
+                case Type t when t == VARCHAR -> "ab".repeat(random.nextInt(3));
+                case Type t when t == VARBINARY -> new byte[random.nextInt(3)];
+                default -> (long) random.nextInt(100);
+            };
+        }
         if (type == BOOLEAN) {
             return random.nextBoolean();
         }

@@ -3,7 +3,9 @@ package io.lancetrino.metadata.fs;
 import com.google.common.collect.ImmutableList;
 
 import java.io.FileNotFoundException;
+import java.io.BufferedOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.net.URI;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -132,6 +134,15 @@ public class LocalTableFileSystem
         Path target = toPath(location);
         Files.createDirectories(target.getParent());
         Files.write(target, data);
+    }
+
+    @Override
+    public OutputStream newOutputStream(String location)
+            throws IOException
+    {
+        Path target = toPath(location);
+        Files.createDirectories(target.getParent());
+        return new BufferedOutputStream(Files.newOutputStream(target), 64 * 1024);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.lancetrino.metadata.fs;
 
 import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.util.List;
 
@@ -61,6 +62,13 @@ public interface TableFileSystem
      * Writes the whole file, replacing what was there.
      */
     void writeFile(String location, byte[] data)
+            throws IOException;
+
+    /**
+     * A stream that writes a new file, for data files too large to hold in memory; the file is complete once the stream
+     * is closed.
+     */
+    OutputStream newOutputStream(String location)
             throws IOException;
 
     void deleteFile(String location)

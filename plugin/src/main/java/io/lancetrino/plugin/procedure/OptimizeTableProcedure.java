@@ -16,6 +16,7 @@ import io.lancetrino.metadata.refs.RefResolver;
 import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.plugin.LanceCatalog;
 import io.lancetrino.plugin.write.LanceFileSink;
+import io.lancetrino.plugin.write.LancePageSinkProvider;
 import io.lancetrino.plugin.write.TableCommits;
 import io.lancetrino.plugin.write.TableWrites;
 import io.lancetrino.procedures.BranchOperations;
@@ -23,6 +24,7 @@ import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.split.FileMetadataCache;
 import io.lancetrino.split.LanceConfig;
 import io.lancetrino.split.LanceFileReaderType;
+import io.lancetrino.split.LanceFileWriterType;
 import io.lancetrino.split.LanceErrorCode;
 import io.lancetrino.split.LancePageSource;
 import io.lancetrino.split.LanceSplit;
@@ -152,7 +154,7 @@ public final class OptimizeTableProcedure
                 Transaction.Rewrite.Builder rewrite = Transaction.Rewrite.newBuilder();
                 for (CompactionPlan.Group group : plan.groups()) {
                     try (BufferAllocator writeAllocator = allocator.newChildAllocator("optimize-write", 0, allocator.getLimit())) {
-                        LanceFileSink sink = LanceFileSink.create(table.fileSystem(), catalog.storageOptions(table.root()), snapshot.datasetLocation(), fields, typeManager, fileFormatVersion, maxRowsPerFile, session.getQueryId(), writeAllocator);
+                        LanceFileSink sink = LanceFileSink.create(table.fileSystem(), catalog.storageOptions(table.root()), snapshot.datasetLocation(), fields, typeManager, fileFormatVersion, maxRowsPerFile, session.getProperty(LancePageSinkProvider.FILE_WRITER_PROPERTY, LanceFileWriterType.class), session.getQueryId(), writeAllocator);
                         sinks.add(sink);
                         List<DataFragment> written;
                         try {

@@ -7,39 +7,39 @@ import io.lancetrino.metadata.proto.DataFile;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.metadata.schema.LanceFields;
-import io.lancetrino.split.arrow.ArrowWriters;
+import io.lancetrino.split.LanceFileWriterType;
 import io.lancetrino.split.arrow.TrinoTypes;
-import io.lancetrino.split.fs.LanceFileSystems;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.lance.file.LanceFileWriter;
 
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
+import static io.lancetrino.split.LanceErrorCode.LANCE_BAD_DATA;
 import static io.lancetrino.split.LanceErrorCode.LANCE_FILESYSTEM_ERROR;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Writes pages into new Lance data files through the Lance SDK, one fragment per file of at most
- * {@code maxRowsPerFile} rows, and describes each as a {@link DataFragment} whose ids the commit assigns.
+ * Writes pages into new Lance data files, one fragment per file of at most {@code maxRowsPerFile} rows, and describes
+ * each as a {@link DataFragment} whose ids the commit assigns. The files are encoded by the Java writer where it writes
+ * every column of the table, else by the Lance SDK.
  */
 public final class LanceFileSink
 {
     private final TableFileSystem fileSystem;
     private final Map<String, String> storageOptions;
     private final String dataDirectory;
+    private final List<LanceField> fields;
     private final List<Type> types;
     private final Schema arrowSchema;
+    private final boolean javaWriter;
     private final String fileFormatVersion;
     private final List<Integer> storedFieldIds;
     private final int maxRowsPerFile;
@@ -48,7 +48,7 @@ public final class LanceFileSink
 
     private final List<DataFragment> fragments = new ArrayList<>();
     private final List<String> writtenFiles = new ArrayList<>();
-    private LanceFileWriter writer;
+    private DataFileWriter writer;
     private String currentName;
     private long currentRows;
     private long writtenBytes;
@@ -57,16 +57,19 @@ public final class LanceFileSink
      * A sink for pages holding one block per field of {@code fields}, in order, written under
      * {@code datasetLocation/data}; the caller closes the allocator after {@link #finish} or {@link #abort}.
      */
-    public static LanceFileSink create(TableFileSystem fileSystem, Map<String, String> storageOptions, String datasetLocation, List<LanceField> fields, TypeManager typeManager, String fileFormatVersion, int maxRowsPerFile, String queryId, BufferAllocator allocator)
+    public static LanceFileSink create(TableFileSystem fileSystem, Map<String, String> storageOptions, String datasetLocation, List<LanceField> fields, TypeManager typeManager, String fileFormatVersion, int maxRowsPerFile, LanceFileWriterType writerType, String queryId, BufferAllocator allocator)
     {
         List<Type> types = fields.stream()
                 .map(field -> TrinoTypes.toTrinoType(field, typeManager).orElseThrow(() -> new IllegalArgumentException("Field %s has no Trino type".formatted(field.name()))))
                 .collect(toImmutableList());
-        return new LanceFileSink(fileSystem, storageOptions, datasetLocation, fields, types, fileFormatVersion, maxRowsPerFile, queryId, allocator);
+        boolean javaWriter = writerType == LanceFileWriterType.JAVA && JavaDataFileWriter.supports(fields, types, fileFormatVersion);
+        return new LanceFileSink(fileSystem, storageOptions, datasetLocation, fields, types, fileFormatVersion, maxRowsPerFile, javaWriter, queryId, allocator);
     }
 
-    private LanceFileSink(TableFileSystem fileSystem, Map<String, String> storageOptions, String datasetLocation, List<LanceField> fields, List<Type> types, String fileFormatVersion, int maxRowsPerFile, String queryId, BufferAllocator allocator)
+    private LanceFileSink(TableFileSystem fileSystem, Map<String, String> storageOptions, String datasetLocation, List<LanceField> fields, List<Type> types, String fileFormatVersion, int maxRowsPerFile, boolean javaWriter, String queryId, BufferAllocator allocator)
     {
+        this.fields = ImmutableList.copyOf(fields);
+        this.javaWriter = javaWriter;
         this.queryId = requireNonNull(queryId, "queryId is null");
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.storageOptions = ImmutableMap.copyOf(requireNonNull(storageOptions, "storageOptions is null"));
@@ -88,11 +91,15 @@ public final class LanceFileSink
             }
             int rows = (int) Math.min(page.getPositionCount() - position, maxRowsPerFile - currentRows);
             Page chunk = position == 0 && rows == page.getPositionCount() ? page : page.getRegion(position, rows);
-            try (VectorSchemaRoot root = ArrowWriters.toArrow(chunk, types, arrowSchema, allocator)) {
-                writer.write(root);
+            try {
+                writer.write(chunk);
             }
             catch (IOException e) {
                 throw new TrinoException(LANCE_FILESYSTEM_ERROR, "Cannot write Lance data file %s/%s: %s".formatted(dataDirectory, currentName, e.getMessage()), e);
+            }
+            catch (IllegalArgumentException e) {
+                // values the format cannot hold, found before anything is committed
+                throw new TrinoException(LANCE_BAD_DATA, "Cannot write Lance data file %s/%s: %s".formatted(dataDirectory, currentName, e.getMessage()), e);
             }
             currentRows += rows;
             position += rows;
@@ -116,12 +123,7 @@ public final class LanceFileSink
     public void abort()
     {
         if (writer != null) {
-            try {
-                writer.close();
-            }
-            catch (Exception _) {
-                // the files are removed below
-            }
+            writer.abort();
             writer = null;
         }
         for (String name : writtenFiles) {
@@ -151,7 +153,9 @@ public final class LanceFileSink
         String location = TableFileSystem.join(dataDirectory, currentName);
         try {
             fileSystem.createDirectory(dataDirectory);
-            writer = LanceFileWriter.open(LanceFileSystems.nativeLocation(location), allocator, null, Optional.of(fileFormatVersion), storageOptions);
+            writer = javaWriter
+                    ? new JavaDataFileWriter(fileSystem, location, fields, types, fileFormatVersion)
+                    : new SdkDataFileWriter(fileSystem, location, types, arrowSchema, fileFormatVersion, storageOptions, allocator);
         }
         catch (IOException | RuntimeException e) {
             throw new TrinoException(LANCE_FILESYSTEM_ERROR, "Cannot create Lance data file %s: %s".formatted(location, e.getMessage()), e);
@@ -164,8 +168,7 @@ public final class LanceFileSink
         String location = TableFileSystem.join(dataDirectory, currentName);
         long size;
         try {
-            writer.close();
-            size = fileSystem.length(location);
+            size = writer.finish();
         }
         catch (Exception e) {
             throw new TrinoException(LANCE_FILESYSTEM_ERROR, "Cannot finish Lance data file %s: %s".formatted(location, e.getMessage()), e);

@@ -3,6 +3,7 @@ package io.lancetrino.plugin.write;
 import com.google.inject.Inject;
 import io.lancetrino.metadata.ArrowAllocators;
 import io.lancetrino.split.LanceConfig;
+import io.lancetrino.split.LanceFileWriterType;
 import io.lancetrino.split.LanceTables;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
 import io.trino.spi.connector.ConnectorMergeSink;
@@ -27,6 +28,8 @@ public final class LancePageSinkProvider
     private final LanceTables tables;
     private final TypeManager typeManager;
     private final BufferAllocator rootAllocator;
+
+    public static final String FILE_WRITER_PROPERTY = "file_writer";
 
     @Inject
     public LancePageSinkProvider(LanceTables tables, TypeManager typeManager, LanceConfig config)
@@ -72,6 +75,7 @@ public final class LancePageSinkProvider
                 typeManager,
                 handle.fileFormatVersion(),
                 handle.maxRowsPerFile(),
+                session.getProperty(FILE_WRITER_PROPERTY, LanceFileWriterType.class),
                 session.getQueryId(),
                 allocator);
     }

@@ -14,6 +14,7 @@ import io.lancetrino.metadata.refs.TagRef;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.OutputStream;
+import java.io.OutputStream;
 import java.net.URLDecoder;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -327,6 +328,13 @@ public final class SharingFileSystem
 
     @Override
     public void writeFile(String location, byte[] data)
+            throws IOException
+    {
+        throw readOnly(location);
+    }
+
+    @Override
+    public OutputStream newOutputStream(String location)
             throws IOException
     {
         throw readOnly(location);

@@ -1,0 +1,209 @@
+package io.lancetrino.file.writer;
+
+import io.airlift.slice.Slice;
+import io.airlift.slice.Slices;
+import io.lancetrino.file.proto.encodings.CompressiveEncoding;
+
+import java.util.Arrays;
+
+import static io.lancetrino.file.writer.FastLanesPacker.BLOCK_VALUES;
+import static io.lancetrino.file.writer.PageLayouts.byteStreamSplit;
+import static io.lancetrino.file.writer.PageLayouts.flat;
+import static io.lancetrino.file.writer.PageLayouts.inlineBitpacking;
+
+/**
+ * Encodes a page of fixed-width values into a mini-block page, choosing by size among Flat chunks of 4 KiB, inline
+ * bit-packed chunks of 1,024 values (as Lance's writer packs them), and, in format 2.2 for 32- and 64-bit values, a
+ * dictionary with bit-packed indices. With a general compressor it also compresses larger Flat chunks (byte-stream
+ * split first for floating point, so the exponent bytes sit together) and keeps them where they save enough.
+ */
+final class FixedWidthPageEncoder
+{
+    private static final int FLAT_CHUNK_BYTES = 4096;
+    private static final int MAX_CHUNK_VALUES = 4096;
+    // a zstd frame per chunk: larger chunks compress better, smaller ones make single-row reads cheaper; format 2.1
+    // allows chunks of 32 KiB, which a frame of 16 KiB never outgrows
+    private static final int GENERAL_CHUNK_BYTES = 32 * 1024;
+    private static final int GENERAL_CHUNK_BYTES_V21 = 16 * 1024;
+    private static final int MAX_DICTIONARY_ITEMS = 1 << 16;
+
+    private final int bitsPerValue;
+    private final boolean floatingPoint;
+    private final boolean largeChunks;
+    private final GeneralCompressor compressor;
+    private final long[] words = new long[BLOCK_VALUES];
+    private final long[] lastBlock = new long[BLOCK_VALUES];
+
+    FixedWidthPageEncoder(int bitsPerValue, boolean floatingPoint, boolean largeChunks, GeneralCompressor compressor)
+    {
+        this.bitsPerValue = bitsPerValue;
+        this.floatingPoint = floatingPoint;
+        this.largeChunks = largeChunks;
+        this.compressor = compressor;
+    }
+
+    EncodedPage encode(long[] values, boolean[] nulls, boolean hasNulls, int count)
+    {
+        if (bitsPerValue == 1) {
+            return flatPage(values, nulls, hasNulls, count);
+        }
+        long flatBytes = (long) count * bitsPerValue / 8;
+        long packedBytes = bitpackedBytes(values, count, bitsPerValue);
+        LongDictionary dictionary = null;
+        long dictionaryBytes = Long.MAX_VALUE;
+        if (largeChunks && bitsPerValue >= 32 && count >= 4 * BLOCK_VALUES) {
+            dictionary = LongDictionary.build(values, nulls, hasNulls, count, Math.min(MAX_DICTIONARY_ITEMS, count / 4));
+            if (dictionary != null && dictionary.itemCount() > 0) {
+                dictionaryBytes = (long) dictionary.itemCount() * bitsPerValue / 8 + bitpackedBytes(dictionary.ids(), count, 32);
+            }
+        }
+        EncodedPage plain;
+        if (dictionaryBytes < Math.min(flatBytes, packedBytes)) {
+            plain = dictionary(dictionary, nulls, hasNulls, count);
+        }
+        else if (packedBytes < flatBytes) {
+            plain = bitpacked(values, nulls, hasNulls, count, bitsPerValue, inlineBitpacking(bitsPerValue), null, null, 0);
+        }
+        else {
+            plain = flatPage(values, nulls, hasNulls, count);
+        }
+        if (compressor == null) {
+            return plain;
+        }
+        EncodedPage general = general(values, nulls, hasNulls, count);
+        return general.bytes() < (1 - EncodingOptions.MIN_GENERAL_SAVING) * plain.bytes() ? general : plain;
+    }
+
+    private EncodedPage flatPage(long[] values, boolean[] nulls, boolean hasNulls, int count)
+    {
+        int perChunk = bitsPerValue == 1 ? MAX_CHUNK_VALUES : Math.min(MAX_CHUNK_VALUES, FLAT_CHUNK_BYTES * 8 / bitsPerValue);
+        MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, hasNulls);
+        for (int start = 0; start < count; start += perChunk) {
+            int length = Math.min(perChunk, count - start);
+            chunks.addChunk(length, defLevels(nulls, hasNulls, start, length), flatValues(values, start, length), start + perChunk >= count);
+        }
+        return chunks.page(count, hasNulls, flat(bitsPerValue), null, null, 0);
+    }
+
+    private EncodedPage general(long[] values, boolean[] nulls, boolean hasNulls, int count)
+    {
+        int chunkBytes = largeChunks ? GENERAL_CHUNK_BYTES : GENERAL_CHUNK_BYTES_V21;
+        int perChunk = Math.min(MAX_CHUNK_VALUES, chunkBytes * 8 / bitsPerValue);
+        MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, hasNulls);
+        for (int start = 0; start < count; start += perChunk) {
+            int length = Math.min(perChunk, count - start);
+            Slice raw = flatValues(values, start, length);
+            if (floatingPoint) {
+                raw = splitBytes(raw, bitsPerValue / 8);
+            }
+            chunks.addChunk(length, defLevels(nulls, hasNulls, start, length), compressor.compress(raw), start + perChunk >= count);
+        }
+        CompressiveEncoding inner = floatingPoint ? byteStreamSplit(bitsPerValue) : flat(bitsPerValue);
+        return chunks.page(count, hasNulls, compressor.wrap(inner), null, null, 0);
+    }
+
+    private EncodedPage dictionary(LongDictionary dictionary, boolean[] nulls, boolean hasNulls, int count)
+    {
+        Slice items = flatValues(dictionary.items(), 0, dictionary.itemCount());
+        return dictionaryIndices(dictionary.ids(), nulls, hasNulls, count, items, flat(bitsPerValue), dictionary.itemCount());
+    }
+
+    /** A dictionary page: u32 indices bit-packed as Lance's writer packs them, and the dictionary as given. */
+    EncodedPage dictionaryIndices(long[] ids, boolean[] nulls, boolean hasNulls, int count, Slice dictionary, CompressiveEncoding dictionaryEncoding, int dictionaryItems)
+    {
+        return bitpacked(ids, nulls, hasNulls, count, 32, inlineBitpacking(32), dictionary, dictionaryEncoding, dictionaryItems);
+    }
+
+    /** Chunks of one block of 1,024 values each: the block's bit width in a word of its own, then the packed words. */
+    private EncodedPage bitpacked(long[] values, boolean[] nulls, boolean hasNulls, int count, int wordBits, CompressiveEncoding encoding, Slice dictionary, CompressiveEncoding dictionaryEncoding, int dictionaryItems)
+    {
+        MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, hasNulls);
+        int wordBytes = wordBits / 8;
+        for (int start = 0; start < count; start += BLOCK_VALUES) {
+            int length = Math.min(BLOCK_VALUES, count - start);
+            long[] block = values;
+            int offset = start;
+            if (length < BLOCK_VALUES) {
+                System.arraycopy(values, start, lastBlock, 0, length);
+                Arrays.fill(lastBlock, length, BLOCK_VALUES, 0);
+                block = lastBlock;
+                offset = 0;
+            }
+            int width = FastLanesPacker.bitWidth(block, offset, BLOCK_VALUES, wordBits);
+            Slice buffer = Slices.allocate(wordBytes + FastLanesPacker.packedBytes(wordBits, width));
+            switch (wordBytes) {
+                case 1 -> buffer.setByte(0, width);
+                case 2 -> buffer.setShort(0, width);
+                case 4 -> buffer.setInt(0, width);
+                default -> buffer.setLong(0, width);
+            }
+            FastLanesPacker.pack(block, offset, wordBits, width, words, buffer, wordBytes);
+            chunks.addChunk(length, defLevels(nulls, hasNulls, start, length), buffer, start + BLOCK_VALUES >= count);
+        }
+        return chunks.page(count, hasNulls, encoding, dictionary, dictionaryEncoding, dictionaryItems);
+    }
+
+    private static long bitpackedBytes(long[] values, int count, int wordBits)
+    {
+        long bytes = 0;
+        for (int start = 0; start < count; start += BLOCK_VALUES) {
+            int width = FastLanesPacker.bitWidth(values, start, Math.min(BLOCK_VALUES, count - start), wordBits);
+            bytes += wordBits / 8 + FastLanesPacker.packedBytes(wordBits, width);
+        }
+        return bytes;
+    }
+
+    private Slice flatValues(long[] values, int start, int length)
+    {
+        if (bitsPerValue == 1) {
+            byte[] bits = new byte[(length + 7) / 8];
+            for (int i = 0; i < length; i++) {
+                if (values[start + i] != 0) {
+                    bits[i >>> 3] |= (byte) (1 << (i & 7));
+                }
+            }
+            return Slices.wrappedBuffer(bits);
+        }
+        int bytes = bitsPerValue / 8;
+        Slice slice = Slices.allocate(length * bytes);
+        switch (bytes) {
+            case 1 -> {
+                for (int i = 0; i < length; i++) {
+                    slice.setByte(i, (int) values[start + i]);
+                }
+            }
+            case 2 -> {
+                for (int i = 0; i < length; i++) {
+                    slice.setShort(i * 2, (int) values[start + i]);
+                }
+            }
+            case 4 -> {
+                for (int i = 0; i < length; i++) {
+                    slice.setInt(i * 4, (int) values[start + i]);
+                }
+            }
+            default -> slice.setLongs(0, values, start, length);
+        }
+        return slice;
+    }
+
+    /** Byte {@code b} of value {@code i} goes to {@code b * n + i}. */
+    private static Slice splitBytes(Slice values, int width)
+    {
+        int count = values.length() / width;
+        byte[] input = values.byteArray();
+        int base = values.byteArrayOffset();
+        byte[] split = new byte[values.length()];
+        for (int i = 0; i < count; i++) {
+            for (int b = 0; b < width; b++) {
+                split[b * count + i] = input[base + i * width + b];
+            }
+        }
+        return Slices.wrappedBuffer(split);
+    }
+
+    private static Slice defLevels(boolean[] nulls, boolean hasNulls, int start, int length)
+    {
+        return hasNulls ? DefLevels.of(nulls, start, length) : null;
+    }
+}

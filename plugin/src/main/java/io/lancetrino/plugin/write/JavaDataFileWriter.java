@@ -1,0 +1,101 @@
+package io.lancetrino.plugin.write;
+
+import com.google.common.collect.ImmutableList;
+import io.lancetrino.file.writer.EncodingOptions;
+import io.lancetrino.file.writer.LanceFileWriter;
+import io.lancetrino.metadata.fs.TableFileSystem;
+import io.lancetrino.metadata.proto.Field;
+import io.lancetrino.metadata.proto.FileDescriptor;
+import io.lancetrino.metadata.proto.Schema;
+import io.lancetrino.metadata.schema.LanceField;
+import io.lancetrino.metadata.schema.LanceFields;
+import io.trino.spi.Page;
+import io.trino.spi.type.Type;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A data file written by the project's own Lance file writer, straight from Trino blocks. It writes format 2.2 files of
+ * top-level columns of the types below; other tables' files are written by the SDK ({@link SdkDataFileWriter}).
+ */
+final class JavaDataFileWriter
+        implements DataFileWriter
+{
+    // logical types whose Lance values are the Trino values as the writer stores them (timestamps in microseconds)
+    private static final Set<String> LOGICAL_TYPES = Set.of(
+            "bool", "int8", "int16", "int32", "int64", "float", "double", "date32:day", "timestamp:us:-", "string", "binary");
+    // format 2.1 stores values of 32 KiB and more only in full-zip pages, which the Java writer does not write yet
+    private static final Set<String> FORMAT_VERSIONS = Set.of("2.2");
+    private static final String COMPRESSION = "lance-encoding:compression";
+    private static final String COMPRESSION_LEVEL = "lance-encoding:compression-level";
+
+    private final LanceFileWriter writer;
+
+    JavaDataFileWriter(TableFileSystem fileSystem, String location, List<LanceField> fields, List<Type> types, String fileFormatVersion)
+            throws IOException
+    {
+        List<Field> schema = LanceFields.fromArrow(LanceFields.toArrowSchema(fields).getFields(), 0);
+        this.writer = new LanceFileWriter(
+                fileSystem.newOutputStream(location),
+                LanceDataFileLayout.majorVersion(fileFormatVersion),
+                LanceDataFileLayout.minorVersion(fileFormatVersion),
+                ImmutableList.copyOf(types),
+                encodingOptions(fields),
+                rows -> FileDescriptor.newBuilder().setSchema(Schema.newBuilder().addAllFields(schema)).setLength(rows).build().toByteArray());
+    }
+
+    static boolean supports(List<LanceField> fields, List<Type> types, String fileFormatVersion)
+    {
+        return FORMAT_VERSIONS.contains(fileFormatVersion)
+                && fields.stream().allMatch(field -> field.children().isEmpty() && LOGICAL_TYPES.contains(field.logicalType()))
+                && types.stream().allMatch(LanceFileWriter::supports);
+    }
+
+    /**
+     * The general compression the fields ask for. The SDK reads it per field; the Java writer takes it for the file
+     * and decides per page whether it pays, so {@code auto} (zstd on strings and integers) lets it try zstd on every
+     * column, floating point included, where the SDK's small frames made those slow to decode.
+     */
+    static EncodingOptions encodingOptions(List<LanceField> fields)
+    {
+        EncodingOptions options = EncodingOptions.UNCOMPRESSED;
+        for (LanceField field : fields) {
+            String compression = field.metadata().getOrDefault(COMPRESSION, "none");
+            if (compression.equals("lz4")) {
+                return new EncodingOptions(EncodingOptions.Compression.LZ4, 0);
+            }
+            if (compression.equals("zstd")) {
+                String level = field.metadata().get(COMPRESSION_LEVEL);
+                options = new EncodingOptions(EncodingOptions.Compression.ZSTD, level == null || Integer.parseInt(level) == 0 ? EncodingOptions.DEFAULT.zstdLevel() : Integer.parseInt(level));
+            }
+        }
+        return options;
+    }
+
+    @Override
+    public void write(Page page)
+            throws IOException
+    {
+        writer.write(page);
+    }
+
+    @Override
+    public long finish()
+            throws IOException
+    {
+        return writer.finish();
+    }
+
+    @Override
+    public void abort()
+    {
+        try {
+            writer.close();
+        }
+        catch (IOException _) {
+            // the caller deletes the file
+        }
+    }
+}
