@@ -51,11 +51,15 @@ public final class Benchmark
             Optional<AnnSearchTimings.Result> ann = Optional.empty();
             Optional<SharingLoad.Result> sharing = Optional.empty();
             Optional<ClusterTimings.Result> cluster = Optional.empty();
+            Optional<WriteTimings.Result> writes = Optional.empty();
             List<String> notMeasured = new ArrayList<>();
             if (options.measures("storage")) {
                 for (String table : List.of("lineitem", "orders")) {
                     storage.add(TpchData.storage(environment, table));
                 }
+            }
+            if (options.measures("writes")) {
+                writes = Optional.of(WriteTimings.measure(environment, options.runs()));
             }
             if (options.measures("reader")) {
                 reader = Optional.of(ReaderThroughput.measure(environment.lanceTable(BenchmarkEnvironment.SCHEMA, "lineitem"), "lineitem", options.runs(), ReaderThroughput.config(options.lanceProperties())));
@@ -108,6 +112,8 @@ public final class Benchmark
                     generation,
                     queries,
                     storage,
+                    writes.map(WriteTimings.Result::writes).orElse(List.of()),
+                    writes.map(WriteTimings.Result::columns).orElse(List.of()),
                     reader,
                     planning,
                     versions,

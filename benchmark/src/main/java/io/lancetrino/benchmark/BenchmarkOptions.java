@@ -49,7 +49,7 @@ public record BenchmarkOptions(
         List<String> parts)
 {
     public static final String CLUSTER = "cluster";
-    public static final List<String> PARTS = List.of("queries", "storage", "reader", "planning", "versions", "clones", "compaction", "cleanup", "vectors", "indexes", "search", "ann", "sharing", CLUSTER);
+    public static final List<String> PARTS = List.of("queries", "storage", "writes", "reader", "planning", "versions", "clones", "compaction", "cleanup", "vectors", "indexes", "search", "ann", "sharing", CLUSTER);
 
     public BenchmarkOptions
     {

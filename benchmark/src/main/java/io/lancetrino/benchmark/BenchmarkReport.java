@@ -27,6 +27,8 @@ public record BenchmarkReport(
         double generationSeconds,
         List<QueryTimings.QueryResult> queries,
         List<TpchData.TableStorage> storage,
+        List<WriteTimings.WriteResult> writes,
+        List<WriteTimings.ColumnComparison> columnEncodings,
         Optional<ReaderThroughput.Result> reader,
         List<MetadataTimings.SplitPlanning> splitPlanning,
         List<MetadataTimings.VersionResolution> versionResolution,
@@ -47,6 +49,8 @@ public record BenchmarkReport(
         requireNonNull(lanceSettings, "lanceSettings is null");
         queries = List.copyOf(queries);
         storage = List.copyOf(storage);
+        writes = List.copyOf(writes);
+        columnEncodings = List.copyOf(columnEncodings);
         requireNonNull(reader, "reader is null");
         splitPlanning = List.copyOf(splitPlanning);
         versionResolution = List.copyOf(versionResolution);
@@ -103,6 +107,32 @@ public record BenchmarkReport(
         }
         for (TpchData.TableStorage table : storage) {
             out.append("| %s | %,d | %,d | %.2f | %,d | %,d |%n".formatted(table.table(), table.lanceDataBytes(), table.icebergDataBytes(), table.ratio(), table.lanceTotalBytes(), table.icebergTotalBytes()));
+        }
+        if (!writes.isEmpty()) {
+            out.append("\n| write | rows | lance (java writer) s | lance (SDK writer) s | iceberg s | java/iceberg | sdk/iceberg | lance java CPU s | lance SDK CPU s (JVM only) | iceberg CPU s |\n");
+            out.append("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+        }
+        for (WriteTimings.WriteResult write : writes) {
+            out.append("| %s | %,d | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f | %.2f | %.2f |%n".formatted(write.name(), write.rows(),
+                    write.lance().medianSeconds(), write.lanceSdk().medianSeconds(), write.iceberg().medianSeconds(), write.ratio(), write.sdkRatio(),
+                    write.lance().medianCpuSeconds(), write.lanceSdk().medianCpuSeconds(), write.iceberg().medianCpuSeconds()));
+        }
+        if (!columnEncodings.isEmpty()) {
+            out.append("\n| column | java writer bytes | SDK writer bytes | Parquet bytes | java/Parquet | decode CPU ms (java file) | decode CPU ms (SDK file) | java writer encodings (pages) | SDK writer encodings (pages) |\n");
+            out.append("|---|---:|---:|---:|---:|---:|---:|---|---|\n");
+            long java = 0;
+            long sdk = 0;
+            long parquet = 0;
+            for (WriteTimings.ColumnComparison column : columnEncodings) {
+                out.append("| %s | %,d | %,d | %,d | %.2f | %.0f | %.0f | %s | %s |%n".formatted(column.column(), column.javaBytes(), column.sdkBytes(), column.parquetBytes(),
+                        (double) column.javaBytes() / column.parquetBytes(), column.javaDecodeCpuSeconds() * 1e3, column.sdkDecodeCpuSeconds() * 1e3, column.javaEncodings(), column.sdkEncodings()));
+                java += column.javaBytes();
+                sdk += column.sdkBytes();
+                parquet += column.parquetBytes();
+            }
+            out.append("| all | %,d | %,d | %,d | %.2f | %.0f | %.0f | | |%n".formatted(java, sdk, parquet, (double) java / parquet,
+                    columnEncodings.stream().mapToDouble(WriteTimings.ColumnComparison::javaDecodeCpuSeconds).sum() * 1e3,
+                    columnEncodings.stream().mapToDouble(WriteTimings.ColumnComparison::sdkDecodeCpuSeconds).sum() * 1e3));
         }
         reader.ifPresent(reader -> {
             out.append("\n| reader (%s, all columns, %,d rows) | rows/s |\n|---|---:|\n".formatted(reader.table(), reader.rows()));

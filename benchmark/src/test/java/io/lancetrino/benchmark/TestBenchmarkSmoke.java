@@ -37,6 +37,20 @@ class TestBenchmarkSmoke
             assertThat(table.lanceDataBytes()).isPositive();
             assertThat(table.icebergDataBytes()).isPositive();
         });
+        assertThat(report.writes()).extracting(WriteTimings.WriteResult::name).containsExactly("ctas_lineitem", "insert_1m");
+        assertThat(report.writes().getFirst().rows()).isEqualTo(TINY_LINEITEM_ROWS);
+        assertThat(report.writes()).allSatisfy(write -> {
+            assertThat(write.lance().medianSeconds()).isPositive();
+            assertThat(write.lanceSdk().medianSeconds()).isPositive();
+            assertThat(write.iceberg().medianSeconds()).isPositive();
+        });
+        // every column of both Lance copies was found, measured and described
+        assertThat(report.columnEncodings()).hasSize(16).allSatisfy(column -> {
+            assertThat(column.javaBytes()).isPositive();
+            assertThat(column.sdkBytes()).isPositive();
+            assertThat(column.parquetBytes()).isPositive();
+            assertThat(column.javaEncodings()).isNotEmpty();
+        });
         assertThat(report.reader().orElseThrow().rows()).isEqualTo(TINY_LINEITEM_ROWS);
         assertThat(report.splitPlanning()).extracting(MetadataTimings.SplitPlanning::splits).containsExactly(50, 200);
         assertThat(report.versionResolution()).extracting(MetadataTimings.VersionResolution::versions).containsExactly(10, 30);

@@ -35,7 +35,7 @@ final class FixedWidthColumnWriter
     {
         this.type = requireNonNull(type, "type is null");
         this.bitsPerValue = bitsPerValue(type);
-        this.encoder = new FixedWidthPageEncoder(bitsPerValue, type instanceof DoubleType || type instanceof RealType, largeChunks, compressor);
+        this.encoder = new FixedWidthPageEncoder(bitsPerValue, largeChunks, compressor);
     }
 
     static boolean supports(Type type)

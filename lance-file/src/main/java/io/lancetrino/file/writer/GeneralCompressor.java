@@ -30,15 +30,26 @@ final class GeneralCompressor
         this.prefixBytes = prefixBytes;
     }
 
-    /** The compressor the options ask for, or null for none. */
+    /** The compressor of fixed-width values the options ask for, or null for none. */
     static GeneralCompressor of(EncodingOptions options)
     {
-        return switch (options.compression()) {
+        return of(options.compression(), options.zstdLevel());
+    }
+
+    /** The compressor of strings and binaries the options ask for, or null for none. */
+    static GeneralCompressor forStrings(EncodingOptions options)
+    {
+        return of(options.compression(), options.stringZstdLevel());
+    }
+
+    private static GeneralCompressor of(EncodingOptions.Compression compression, int zstdLevel)
+    {
+        return switch (compression) {
             case NONE -> null;
             case LZ4 -> new GeneralCompressor(BufferCompression.newBuilder().setScheme(CompressionScheme.COMPRESSION_ALGORITHM_LZ4).build(), Lz4Compressor.create(), 4);
             case ZSTD -> new GeneralCompressor(
-                    BufferCompression.newBuilder().setScheme(CompressionScheme.COMPRESSION_ALGORITHM_ZSTD).setLevel(options.zstdLevel()).build(),
-                    ZstdCompressor.create(options.zstdLevel()),
+                    BufferCompression.newBuilder().setScheme(CompressionScheme.COMPRESSION_ALGORITHM_ZSTD).setLevel(zstdLevel).build(),
+                    ZstdCompressor.create(zstdLevel),
                     8);
         };
     }

@@ -69,13 +69,14 @@ public final class LanceFileWriter
         this.pageBytes = pageBytes;
         boolean largeChunks = minorVersion >= 2;
         GeneralCompressor compressor = GeneralCompressor.of(encodings);
+        GeneralCompressor stringCompressor = GeneralCompressor.forStrings(encodings);
         ImmutableList.Builder<ColumnWriter> writers = ImmutableList.builder();
         for (Type type : columnTypes) {
             if (FixedWidthColumnWriter.supports(type)) {
                 writers.add(new FixedWidthColumnWriter(type, largeChunks, compressor));
             }
             else if (VariableWidthColumnWriter.supports(type)) {
-                writers.add(new VariableWidthColumnWriter(type, largeChunks, compressor));
+                writers.add(new VariableWidthColumnWriter(type, largeChunks, stringCompressor));
             }
             else {
                 throw new IllegalArgumentException("The Java writer does not write columns of type %s yet".formatted(type));

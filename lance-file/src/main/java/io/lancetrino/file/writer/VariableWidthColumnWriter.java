@@ -53,7 +53,7 @@ final class VariableWidthColumnWriter
         this.type = requireNonNull(type, "type is null");
         this.largeChunks = largeChunks;
         this.compressor = compressor;
-        this.dictionaryIndices = new FixedWidthPageEncoder(32, false, largeChunks, null);
+        this.dictionaryIndices = new FixedWidthPageEncoder(32, largeChunks, compressor);
     }
 
     static boolean supports(Type type)

@@ -89,7 +89,7 @@ final class TestLanceFileWriter
             // one page per column, and many small pages
             for (long pageBytes : List.of(8L << 20, 16L << 10)) {
                 for (Shape shape : Shape.values()) {
-                    for (EncodingOptions options : List.of(EncodingOptions.UNCOMPRESSED, EncodingOptions.DEFAULT, new EncodingOptions(EncodingOptions.Compression.LZ4, 0))) {
+                    for (EncodingOptions options : List.of(EncodingOptions.UNCOMPRESSED, EncodingOptions.DEFAULT, EncodingOptions.lz4())) {
                         encodings.addAll(checkRoundTrip(seed, version, pageBytes, shape, options));
                     }
                 }
@@ -97,16 +97,17 @@ final class TestLanceFileWriter
         }
         // each way of encoding was taken somewhere, and so read back by both readers above
         assertThat(encodings).contains(
-                "2.1 FEW text dictionary", "2.2 FEW big dictionary", "2.2 FEW dbl dictionary",
+                "2.1 FEW text dictionary INLINE_BITPACKING", "2.2 FEW big dictionary INLINE_BITPACKING", "2.2 FEW dbl dictionary INLINE_BITPACKING",
+                "2.1 FEW text dictionary GENERAL>BYTE_STREAM_SPLIT", "2.2 FEW text GENERAL dictionary GENERAL>BYTE_STREAM_SPLIT",
                 "2.1 SMALL int INLINE_BITPACKING", "2.2 SMALL big INLINE_BITPACKING",
-                "2.1 FRESH text GENERAL", "2.2 FRESH text GENERAL", "2.2 SMALL dbl GENERAL", "2.2 FEW text GENERAL dictionary",
+                "2.1 FRESH text GENERAL>VARIABLE", "2.2 FRESH text GENERAL>VARIABLE", "2.2 SMALL dbl GENERAL>FLAT",
                 "2.2 FRESH dbl FLAT", "2.1 FRESH flag FLAT");
     }
 
     /** How values repeat within a file. */
     private enum Shape { FRESH, FEW, SMALL }
 
-    /** Returns what was used, e.g. "2.2 FEW text dictionary" or "2.1 SMALL int INLINE_BITPACKING", per column and page. */
+    /** Returns what was used, e.g. "2.2 FEW text dictionary INLINE_BITPACKING" or "2.1 SMALL int INLINE_BITPACKING", per column and page. */
     private static Set<String> checkRoundTrip(long seed, String version, long pageBytes, Shape shape, EncodingOptions options)
             throws Exception
     {
@@ -151,7 +152,11 @@ final class TestLanceFileWriter
             for (LancePage page : metadata.columns().get(column).pages()) {
                 MiniBlockLayout layout = page.layout().getMiniBlockLayout();
                 String values = layout.getValueCompression().getCompressionCase().toString();
-                encodings.add("%s %s %s %s".formatted(version, shape, spec.name(), layout.hasDictionary() ? (layout.getDictionary().hasGeneral() ? "GENERAL dictionary" : "dictionary") : values));
+                if (layout.getValueCompression().hasGeneral()) {
+                    values += ">" + layout.getValueCompression().getGeneral().getValues().getCompressionCase();
+                }
+                String dictionary = !layout.hasDictionary() ? "" : layout.getDictionary().hasGeneral() ? "GENERAL dictionary " : "dictionary ";
+                encodings.add("%s %s %s %s%s".formatted(version, shape, spec.name(), dictionary, values));
             }
         }
         return encodings;

@@ -1,10 +1,10 @@
 package io.lancetrino.plugin.write;
 
 import com.google.common.collect.ImmutableList;
+import com.google.protobuf.ByteString;
 import io.lancetrino.file.writer.EncodingOptions;
 import io.lancetrino.file.writer.LanceFileWriter;
 import io.lancetrino.metadata.fs.TableFileSystem;
-import io.lancetrino.metadata.proto.Field;
 import io.lancetrino.metadata.proto.FileDescriptor;
 import io.lancetrino.metadata.proto.Schema;
 import io.lancetrino.metadata.schema.LanceField;
@@ -20,7 +20,7 @@ import java.util.Set;
  * A data file written by the project's own Lance file writer, straight from Trino blocks. It writes format 2.2 files of
  * top-level columns of the types below; other tables' files are written by the SDK ({@link SdkDataFileWriter}).
  */
-final class JavaDataFileWriter
+public final class JavaDataFileWriter
         implements DataFileWriter
 {
     // logical types whose Lance values are the Trino values as the writer stores them (timestamps in microseconds)
@@ -28,6 +28,9 @@ final class JavaDataFileWriter
             "bool", "int8", "int16", "int32", "int64", "float", "double", "date32:day", "timestamp:us:-", "string", "binary");
     // format 2.1 stores values of 32 KiB and more only in full-zip pages, which the Java writer does not write yet
     private static final Set<String> FORMAT_VERSIONS = Set.of("2.2");
+    /** Schema metadata of the files it writes, naming the writer as Parquet's {@code created_by} does. */
+    public static final String WRITER_KEY = "lance-trino:writer";
+    public static final String WRITER_VALUE = "java";
     private static final String COMPRESSION = "lance-encoding:compression";
     private static final String COMPRESSION_LEVEL = "lance-encoding:compression-level";
 
@@ -36,14 +39,17 @@ final class JavaDataFileWriter
     JavaDataFileWriter(TableFileSystem fileSystem, String location, List<LanceField> fields, List<Type> types, String fileFormatVersion)
             throws IOException
     {
-        List<Field> schema = LanceFields.fromArrow(LanceFields.toArrowSchema(fields).getFields(), 0);
+        Schema schema = Schema.newBuilder()
+                .addAllFields(LanceFields.fromArrow(LanceFields.toArrowSchema(fields).getFields(), 0))
+                .putMetadata(WRITER_KEY, ByteString.copyFromUtf8(WRITER_VALUE))
+                .build();
         this.writer = new LanceFileWriter(
                 fileSystem.newOutputStream(location),
                 LanceDataFileLayout.majorVersion(fileFormatVersion),
                 LanceDataFileLayout.minorVersion(fileFormatVersion),
                 ImmutableList.copyOf(types),
                 encodingOptions(fields),
-                rows -> FileDescriptor.newBuilder().setSchema(Schema.newBuilder().addAllFields(schema)).setLength(rows).build().toByteArray());
+                rows -> FileDescriptor.newBuilder().setSchema(schema).setLength(rows).build().toByteArray());
     }
 
     static boolean supports(List<LanceField> fields, List<Type> types, String fileFormatVersion)
@@ -64,11 +70,11 @@ final class JavaDataFileWriter
         for (LanceField field : fields) {
             String compression = field.metadata().getOrDefault(COMPRESSION, "none");
             if (compression.equals("lz4")) {
-                return new EncodingOptions(EncodingOptions.Compression.LZ4, 0);
+                return EncodingOptions.lz4();
             }
             if (compression.equals("zstd")) {
                 String level = field.metadata().get(COMPRESSION_LEVEL);
-                options = new EncodingOptions(EncodingOptions.Compression.ZSTD, level == null || Integer.parseInt(level) == 0 ? EncodingOptions.DEFAULT.zstdLevel() : Integer.parseInt(level));
+                options = level == null || Integer.parseInt(level) == 0 ? EncodingOptions.DEFAULT : EncodingOptions.zstd(Integer.parseInt(level));
             }
         }
         return options;

@@ -1,0 +1,199 @@
+package io.lancetrino.tests;
+
+import com.google.common.collect.HashMultiset;
+import com.google.common.collect.Multiset;
+import io.lancetrino.file.LanceFileMetadata;
+import io.lancetrino.metadata.proto.FileDescriptor;
+import io.lancetrino.plugin.write.JavaDataFileWriter;
+import io.lancetrino.tests.fixtures.LanceFixtures;
+import io.lancetrino.tests.fixtures.SdkScans;
+import io.lancetrino.tests.fixtures.TemporaryWarehouses;
+import io.trino.Session;
+import io.trino.filesystem.Location;
+import io.trino.filesystem.TrinoInputFile;
+import io.trino.filesystem.local.LocalFileSystem;
+import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.MaterializedRow;
+import io.trino.testing.QueryRunner;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.junit.jupiter.api.Test;
+import org.lance.Dataset;
+import org.lance.Fragment;
+import org.lance.FragmentOperation;
+import org.lance.Ref;
+import org.lance.WriteParams;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.ScanOptions;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * Data files written by the Java writer (the default for format 2.2 tables of flat columns): the Lance SDK opens, scans
+ * and appends to them, for the TPC-H tables and after branch writes, clones, merges and optimize; and the SDK's writer
+ * and the Java writer, given the same rows, make tables both readers read alike.
+ */
+final class TestLanceJavaWriter
+        extends AbstractTestQueryFramework
+{
+    private static final List<String> TPCH_TABLES = List.of("lineitem", "orders", "customer", "part", "partsupp", "supplier", "nation", "region");
+
+    private Path warehouse;
+
+    @Override
+    protected QueryRunner createQueryRunner()
+            throws Exception
+    {
+        warehouse = TemporaryWarehouses.create("lance-java-writer");
+        return LanceQueryRunner.builder(warehouse).withSchema("jw").build();
+    }
+
+    @Test
+    void testSdkReadsAndAppendsToTpchTables()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS jw");
+        for (String table : TPCH_TABLES) {
+            long rows = (long) computeScalar("SELECT count(*) FROM tpch.tiny." + table);
+            assertUpdate("CREATE TABLE %s AS SELECT * FROM tpch.tiny.%s".formatted(table, table), rows);
+            Path dataset = dataset(table);
+            assertThat(writers(dataset)).as(table).containsOnly(JavaDataFileWriter.WRITER_VALUE);
+            List<MaterializedRow> written = computeActual("SELECT * FROM " + table).getMaterializedRows();
+            assertSameRows(table + " read by Trino", written, computeActual("SELECT * FROM tpch.tiny." + table).getMaterializedRows());
+            assertSameRows(table + " read by the SDK", SdkScans.scanRows(dataset, Ref.ofMain(), List.of()), written);
+
+            long appended = sdkAppendsItsFirstBatch(dataset);
+            assertQuery("SELECT count(*) FROM " + table, "VALUES " + (rows + appended));
+            assertUpdate("INSERT INTO %s SELECT * FROM tpch.tiny.%s".formatted(table, table), rows);
+            assertSameRows(table + " read by the SDK after appends", SdkScans.scanRows(dataset, Ref.ofMain(), List.of()), computeActual("SELECT * FROM " + table).getMaterializedRows());
+        }
+    }
+
+    @Test
+    void testSdkReadsBranchesClonesMergesAndOptimize()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS jw");
+        assertUpdate("CREATE TABLE flow AS SELECT orderkey, custkey, orderstatus, totalprice, orderdate, CASE WHEN orderkey % 7 = 0 THEN NULL ELSE comment END AS comment FROM tpch.tiny.orders", 15000);
+        assertUpdate("CREATE BRANCH dev IN TABLE flow");
+        assertUpdate("INSERT INTO flow @ dev SELECT orderkey + 1000000, custkey, 'D', totalprice, orderdate, NULL FROM tpch.tiny.orders WHERE orderkey < 3000", "SELECT count(*) FROM orders WHERE orderkey < 3000");
+        assertUpdate("UPDATE flow @ dev SET totalprice = totalprice * 2 WHERE orderstatus = 'P'", "SELECT count(*) FROM orders WHERE orderstatus = 'P'");
+        assertUpdate("CALL lance.system.shallow_clone('jw', 'flow', 'jw', 'flow_copy')");
+        assertUpdate("INSERT INTO flow_copy VALUES (-1, -1, 'C', 1.5, DATE '2026-12-05', 'clone')", 1);
+        computeActual("ALTER TABLE flow EXECUTE merge_branch(source => 'dev')");
+        for (int insert = 0; insert < 3; insert++) {
+            assertUpdate("INSERT INTO flow VALUES (%s, 1, 'S', 0.25, DATE '2026-01-01', 'small')".formatted(-10 - insert), 1);
+        }
+        computeActual("ALTER TABLE flow EXECUTE optimize");
+
+        Path flow = dataset("flow");
+        Path copy = dataset("flow_copy");
+        // every file written since the table was created: main, the branch, the clone, the merge and optimize
+        assertThat(writers(flow)).containsOnly(JavaDataFileWriter.WRITER_VALUE);
+        assertThat(writers(copy)).containsOnly(JavaDataFileWriter.WRITER_VALUE);
+        assertSameRows("main", SdkScans.scanRows(flow, Ref.ofMain(), List.of()), computeActual("SELECT * FROM flow").getMaterializedRows());
+        assertSameRows("branch dev", SdkScans.scanRows(flow, Ref.ofBranch("dev"), List.of()), computeActual("SELECT * FROM flow FOR VERSION AS OF 'dev'").getMaterializedRows());
+        assertSameRows("clone", SdkScans.scanRows(copy, Ref.ofMain(), List.of()), computeActual("SELECT * FROM flow_copy").getMaterializedRows());
+        long rows = (long) computeScalar("SELECT count(*) FROM flow");
+        long appended = sdkAppendsItsFirstBatch(flow);
+        assertQuery("SELECT count(*) FROM flow", "VALUES " + (rows + appended));
+    }
+
+    @Test
+    void testBothWritersMakeTablesBothReadersReadAlike()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS jw");
+        String rows = """
+                SELECT orderkey, partkey, linenumber, CAST(linenumber AS tinyint) AS tiny, CAST(linenumber * 1000 AS smallint) AS small,
+                       quantity, CAST(discount AS real) AS discount, extendedprice, shipdate, returnflag = 'R' AS returned,
+                       CASE WHEN orderkey % 5 = 0 THEN NULL ELSE comment END AS comment, CAST(shipmode AS varbinary) AS mode,
+                       CAST(shipdate AS timestamp(6)) + (orderkey % 1000) * INTERVAL '0.001' SECOND AS shipped
+                FROM tpch.tiny.lineitem""";
+        for (String writer : List.of("java", "sdk")) {
+            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_writer", writer).build();
+            assertUpdate(session, "CREATE TABLE by_%s AS %s".formatted(writer, rows), "SELECT count(*) FROM lineitem");
+        }
+        assertThat(writers(dataset("by_java"))).containsOnly(JavaDataFileWriter.WRITER_VALUE);
+        assertThat(writers(dataset("by_sdk"))).containsOnly("");
+        List<MaterializedRow> expected = computeActual(rows).getMaterializedRows();
+        for (String reader : List.of("java", "sdk")) {
+            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_reader", reader).build();
+            for (String writer : List.of("java", "sdk")) {
+                assertSameRows("written by %s, read by %s".formatted(writer, reader), computeActual(session, "SELECT * FROM by_" + writer).getMaterializedRows(), expected);
+            }
+        }
+        for (String writer : List.of("java", "sdk")) {
+            assertSameRows("written by %s, read by the SDK's scan".formatted(writer), SdkScans.scanRows(dataset("by_" + writer), Ref.ofMain(), List.of()), expected);
+        }
+    }
+
+    /** As containsExactlyInAnyOrder, in linear time: tens of thousands of rows are compared here. */
+    private static void assertSameRows(String what, List<MaterializedRow> actual, List<MaterializedRow> expected)
+    {
+        assertThat(actual).as(what).hasSameSizeAs(expected);
+        Multiset<MaterializedRow> missing = HashMultiset.create(expected);
+        List<MaterializedRow> unexpected = actual.stream().filter(row -> !missing.remove(row)).limit(5).toList();
+        assertThat(unexpected).as("%s: rows not expected (of %s), first ones", what, actual.size()).isEmpty();
+    }
+
+    private Path dataset(String table)
+    {
+        return warehouse.resolve("jw/" + table + ".lance");
+    }
+
+    /** The writer named in each data file's schema metadata ("" where none is), for every data file of the dataset. */
+    private static List<String> writers(Path dataset)
+    {
+        try (Stream<Path> files = Files.walk(dataset)) {
+            return files.filter(Files::isRegularFile)
+                    .filter(file -> file.getParent().getFileName().toString().equals("data") && file.toString().endsWith(".lance"))
+                    .map(TestLanceJavaWriter::writer)
+                    .toList();
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String writer(Path file)
+    {
+        try {
+            TrinoInputFile input = new LocalFileSystem(file.getParent()).newInputFile(Location.of("local:///" + file.getFileName()));
+            LanceFileMetadata metadata = LanceFileMetadata.read(input);
+            FileDescriptor descriptor = FileDescriptor.parseFrom(metadata.readGlobalBuffer(input, 0).getBytes());
+            return Optional.ofNullable(descriptor.getSchema().getMetadataMap().get(JavaDataFileWriter.WRITER_KEY)).map(value -> value.toStringUtf8()).orElse("");
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** The SDK writes the first batch of its own scan of the table as a new fragment and commits it; returns its rows. */
+    private static long sdkAppendsItsFirstBatch(Path dataset)
+    {
+        String uri = dataset.toString();
+        try (BufferAllocator allocator = LanceFixtures.newAllocator();
+                Dataset opened = Dataset.open(uri, allocator);
+                LanceScanner scanner = opened.newScan(new ScanOptions.Builder().batchSize(100).build());
+                ArrowReader reader = scanner.scanBatches()) {
+            assertThat(reader.loadNextBatch()).isTrue();
+            long rows = reader.getVectorSchemaRoot().getRowCount();
+            List<org.lance.FragmentMetadata> fragments = Fragment.create(uri, allocator, reader.getVectorSchemaRoot(), new WriteParams.Builder().withDataStorageVersion("2.2").build());
+            new FragmentOperation.Append(fragments).commit(allocator, uri, Optional.of(opened.version()), Map.of()).close();
+            return rows;
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        catch (Exception e) {
+            throw new RuntimeException(e);
+        }
+    }
+}
