@@ -26,6 +26,7 @@ final class FixedWidthPageEncoder
     private static final int GENERAL_CHUNK_BYTES = 32 * 1024;
     private static final int GENERAL_CHUNK_BYTES_V21 = 16 * 1024;
     private static final int MAX_DICTIONARY_ITEMS = 1 << 16;
+    private static final int SAMPLE_CHUNKS = 4;
 
     private final int bitsPerValue;
     private final boolean largeChunks;
@@ -68,8 +69,13 @@ final class FixedWidthPageEncoder
         if (compressor == null) {
             return plain;
         }
-        EncodedPage general = general(values, nulls, hasNulls, count);
-        return general.bytes() < (1 - EncodingOptions.MIN_GENERAL_SAVING) * plain.bytes() ? general : plain;
+        EncodedPage general = general(values, nulls, hasNulls, count, bitsPerValue, plain.bytes(), null, null, 0);
+        return general != null && saves(general, plain) ? general : plain;
+    }
+
+    static boolean saves(EncodedPage general, EncodedPage plain)
+    {
+        return general.bytes() < (1 - EncodingOptions.MIN_GENERAL_SAVING) * plain.bytes();
     }
 
     private EncodedPage flatPage(long[] values, boolean[] nulls, boolean hasNulls, int count)
@@ -84,24 +90,35 @@ final class FixedWidthPageEncoder
     }
 
     /**
-     * Larger Flat chunks under general compression. Byte-stream split goes first where it makes the page's first chunk
-     * smaller: it groups the exponent bytes of floating point, but breaks the repeats zstd finds in values such as
-     * prices in cents (TPC-H l_extendedprice: 35.9 MB split, 25.9 MB not).
+     * Larger Flat chunks under general compression, or null when compressing a sample of four chunks shows they would
+     * not save enough against {@code plainBytes}: pages of random keys, dates and most dictionary indices never pay,
+     * and compressing them whole cost the writer a third of its time. Byte-stream split goes first where it made the
+     * sample smaller: it groups the high bytes of small integers and of floating point, but breaks the repeats zstd
+     * finds in values such as prices in cents (TPC-H l_extendedprice: 35.9 MB split, 25.9 MB not).
      */
-    private EncodedPage general(long[] values, boolean[] nulls, boolean hasNulls, int count)
-    {
-        return general(values, nulls, hasNulls, count, bitsPerValue, null, null, 0);
-    }
-
-    private EncodedPage general(long[] values, boolean[] nulls, boolean hasNulls, int count, int bitsPerValue, Slice dictionary, CompressiveEncoding dictionaryEncoding, int dictionaryItems)
+    private EncodedPage general(long[] values, boolean[] nulls, boolean hasNulls, int count, int bitsPerValue, long plainBytes, Slice dictionary, CompressiveEncoding dictionaryEncoding, int dictionaryItems)
     {
         int chunkBytes = largeChunks ? GENERAL_CHUNK_BYTES : GENERAL_CHUNK_BYTES_V21;
         int perChunk = Math.min(MAX_CHUNK_VALUES, chunkBytes * 8 / bitsPerValue);
         int width = bitsPerValue / 8;
-        boolean split = false;
-        if (bitsPerValue >= 32) {
-            Slice sample = flatValues(values, 0, Math.min(perChunk, count), bitsPerValue);
-            split = compressor.compress(splitBytes(sample, width)).length() < compressor.compress(sample).length();
+        int chunkCount = (count + perChunk - 1) / perChunk;
+        int sampleChunks = Math.min(chunkCount, SAMPLE_CHUNKS);
+        long sampleValues = 0;
+        long plainSample = 0;
+        long splitSample = 0;
+        for (int sample = 0; sample < sampleChunks; sample++) {
+            int start = (int) ((long) chunkCount * sample / sampleChunks) * perChunk;
+            int length = Math.min(perChunk, count - start);
+            Slice raw = flatValues(values, start, length, bitsPerValue);
+            sampleValues += length;
+            plainSample += compressor.compress(raw).length();
+            splitSample += bitsPerValue >= 32 ? compressor.compress(splitBytes(raw, width)).length() : Long.MAX_VALUE / SAMPLE_CHUNKS;
+        }
+        // byte planes go first where they made the sample smaller
+        boolean split = splitSample < plainSample;
+        double estimate = (double) Math.min(plainSample, splitSample) * count / sampleValues;
+        if (estimate >= (1 - EncodingOptions.MIN_GENERAL_SAVING / 2) * plainBytes) {
+            return null;
         }
         MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, hasNulls);
         for (int start = 0; start < count; start += perChunk) {
@@ -132,8 +149,8 @@ final class FixedWidthPageEncoder
         if (compressor == null) {
             return packed;
         }
-        EncodedPage general = general(ids, nulls, hasNulls, count, 32, dictionary, dictionaryEncoding, dictionaryItems);
-        return general.bytes() < (1 - EncodingOptions.MIN_GENERAL_SAVING) * packed.bytes() ? general : packed;
+        EncodedPage general = general(ids, nulls, hasNulls, count, 32, packed.bytes(), dictionary, dictionaryEncoding, dictionaryItems);
+        return general != null && saves(general, packed) ? general : packed;
     }
 
     /**

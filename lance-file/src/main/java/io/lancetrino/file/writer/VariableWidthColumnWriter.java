@@ -33,6 +33,7 @@ final class VariableWidthColumnWriter
     private static final int GENERAL_CHUNK_BYTES_V21 = 16 * 1024;
     private static final int MAX_DICTIONARY_ITEMS = 1 << 16;
     private static final int DICTIONARY_SAMPLE = 4096;
+    private static final int SAMPLE_BYTES = 256 * 1024;
     private static final int MAX_CHUNK_VALUES = 4096;
     private static final CompressiveEncoding ENCODING = CompressiveEncoding.newBuilder()
             .setVariable(Variable.newBuilder().setOffsets(flat(32)))
@@ -106,9 +107,10 @@ final class VariableWidthColumnWriter
             plain = dictionary;
         }
         EncodedPage page = plain;
-        if (compressor != null) {
-            EncodedPage general = chunked(data, largeChunks ? GENERAL_CHUNK_BYTES : GENERAL_CHUNK_BYTES_V21, compressor);
-            if (general.bytes() < (1 - EncodingOptions.MIN_GENERAL_SAVING) * plain.bytes()) {
+        int generalChunkBytes = largeChunks ? GENERAL_CHUNK_BYTES : GENERAL_CHUNK_BYTES_V21;
+        if (compressor != null && generalPays(data, generalChunkBytes, plain.bytes())) {
+            EncodedPage general = chunked(data, generalChunkBytes, compressor);
+            if (FixedWidthPageEncoder.saves(general, plain)) {
                 page = general;
             }
         }
@@ -116,6 +118,23 @@ final class VariableWidthColumnWriter
         count = 0;
         hasNulls = false;
         return page;
+    }
+
+    /** Whether compressing the first chunks (about a quarter MiB) promises to save enough on the whole page. */
+    private boolean generalPays(Slice data, int targetBytes, long plainBytes)
+    {
+        long rawSample = 0;
+        long compressedSample = 0;
+        int start = 0;
+        while (start < count && rawSample < SAMPLE_BYTES) {
+            int values = chunkValues(start, targetBytes);
+            Slice chunk = encodeChunk(data, start, values);
+            rawSample += chunk.length();
+            compressedSample += compressor.compress(chunk).length();
+            start += values;
+        }
+        long raw = data.length() + 4L * count;
+        return (double) compressedSample / rawSample * raw < (1 - EncodingOptions.MIN_GENERAL_SAVING / 2) * plainBytes;
     }
 
     private EncodedPage chunked(Slice data, int targetBytes, GeneralCompressor general)
