@@ -65,6 +65,9 @@ final class TestLanceFileWriter
 {
     private record Column(String name, Type type, String logicalType) {}
 
+    // batches of up to 3,000 rows per file; -Dlance.writer.batches=N for a larger run
+    private static final int BATCHES = Integer.getInteger("lance.writer.batches", 12);
+
     private static final List<Column> COLUMNS = List.of(
             new Column("flag", BOOLEAN, "bool"),
             new Column("tiny", TINYINT, "int8"),
@@ -119,7 +122,7 @@ final class TestLanceFileWriter
         int minor = Integer.parseInt(version.substring(2));
         try (OutputStream output = Files.newOutputStream(path)) {
             LanceFileWriter writer = new LanceFileWriter(output, 2, minor, COLUMNS.stream().map(Column::type).toList(), options, TestLanceFileWriter::descriptor, pageBytes);
-            for (int batch = 0; batch < 12; batch++) {
+            for (int batch = 0; batch < BATCHES; batch++) {
                 writer.write(randomPage(random, 1 + random.nextInt(3000), batch, shape, pools, expected));
             }
             long length = writer.finish();
