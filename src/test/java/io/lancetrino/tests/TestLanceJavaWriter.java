@@ -113,6 +113,7 @@ final class TestLanceJavaWriter
         String rows = """
                 SELECT orderkey, partkey, linenumber, CAST(linenumber AS tinyint) AS tiny, CAST(linenumber * 1000 AS smallint) AS small,
                        quantity, CAST(discount AS real) AS discount, extendedprice, shipdate, returnflag = 'R' AS returned,
+                       CAST(extendedprice AS decimal(12, 2)) AS price, CAST(extendedprice * orderkey AS decimal(38, 10)) AS amount,
                        CASE WHEN orderkey % 5 = 0 THEN NULL ELSE comment END AS comment, CAST(shipmode AS varbinary) AS mode,
                        CAST(shipdate AS timestamp(6)) + (orderkey % 1000) * INTERVAL '0.001' SECOND AS shipped
                 FROM tpch.tiny.lineitem""";

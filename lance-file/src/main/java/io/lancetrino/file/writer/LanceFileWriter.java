@@ -78,6 +78,9 @@ public final class LanceFileWriter
             else if (VariableWidthColumnWriter.supports(type)) {
                 writers.add(new VariableWidthColumnWriter(type, largeChunks, stringCompressor));
             }
+            else if (Decimal128ColumnWriter.supports(type)) {
+                writers.add(new Decimal128ColumnWriter(type, largeChunks, compressor));
+            }
             else {
                 throw new IllegalArgumentException("The Java writer does not write columns of type %s yet".formatted(type));
             }
@@ -89,7 +92,7 @@ public final class LanceFileWriter
 
     public static boolean supports(Type type)
     {
-        return FixedWidthColumnWriter.supports(type) || VariableWidthColumnWriter.supports(type);
+        return FixedWidthColumnWriter.supports(type) || VariableWidthColumnWriter.supports(type) || Decimal128ColumnWriter.supports(type);
     }
 
     public void write(Page page)

@@ -14,12 +14,15 @@ import io.trino.filesystem.local.LocalFileSystem;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.type.DecimalType;
+import io.trino.spi.type.Int128;
 import io.trino.spi.type.Type;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
@@ -34,6 +37,8 @@ import org.junit.jupiter.api.Test;
 import org.lance.file.LanceFileReader;
 
 import java.io.OutputStream;
+import java.math.BigDecimal;
+import java.math.BigInteger;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -65,6 +70,9 @@ final class TestLanceFileWriter
 {
     private record Column(String name, Type type, String logicalType) {}
 
+    private static final DecimalType SHORT_DECIMAL = DecimalType.createDecimalType(10, 2);
+    private static final DecimalType LONG_DECIMAL = DecimalType.createDecimalType(38, 10);
+
     // batches of up to 3,000 rows per file; -Dlance.writer.batches=N for a larger run
     private static final int BATCHES = Integer.getInteger("lance.writer.batches", 12);
 
@@ -78,6 +86,8 @@ final class TestLanceFileWriter
             new Column("dbl", DOUBLE, "double"),
             new Column("day", DATE, "date32:day"),
             new Column("ts", TIMESTAMP_MICROS, "timestamp:us:-"),
+            new Column("price", SHORT_DECIMAL, "decimal:128:10:2"),
+            new Column("amount", LONG_DECIMAL, "decimal:128:38:10"),
             new Column("text", VARCHAR, "string"),
             new Column("bytes", VARBINARY, "binary"));
 
@@ -104,7 +114,8 @@ final class TestLanceFileWriter
                 "2.1 FEW text dictionary GENERAL>BYTE_STREAM_SPLIT", "2.2 FEW text GENERAL dictionary GENERAL>BYTE_STREAM_SPLIT",
                 "2.1 SMALL int INLINE_BITPACKING", "2.2 SMALL big INLINE_BITPACKING",
                 "2.1 FRESH text GENERAL>VARIABLE", "2.2 FRESH text GENERAL>VARIABLE", "2.2 SMALL dbl GENERAL>FLAT",
-                "2.2 FRESH dbl FLAT", "2.1 FRESH flag FLAT");
+                "2.2 FRESH dbl FLAT", "2.1 FRESH flag FLAT",
+                "2.1 FRESH amount FLAT", "2.2 SMALL price GENERAL>FLAT");
     }
 
     /** How values repeat within a file. */
@@ -168,7 +179,7 @@ final class TestLanceFileWriter
     @Test
     void testRefusesTypesItCannotWriteYet()
     {
-        assertThat(LanceFileWriter.supports(io.trino.spi.type.DecimalType.createDecimalType(10, 2))).isFalse();
+        assertThat(LanceFileWriter.supports(new io.trino.spi.type.ArrayType(VARCHAR))).isFalse();
         assertThat(LanceFileWriter.supports(VARCHAR)).isTrue();
     }
 
@@ -211,6 +222,8 @@ final class TestLanceFileWriter
                     case Long number -> type.writeLong(builder, number);
                     case String text -> VARCHAR.writeSlice(builder, Slices.utf8Slice(text));
                     case byte[] bytes -> VARBINARY.writeSlice(builder, Slices.wrappedBuffer(bytes));
+                    case BigDecimal number when type == SHORT_DECIMAL -> SHORT_DECIMAL.writeLong(builder, number.unscaledValue().longValueExact());
+                    case BigDecimal number -> LONG_DECIMAL.writeObject(builder, Int128.valueOf(number.unscaledValue()));
                     default -> throw new IllegalStateException(value.toString());
                 }
             }
@@ -221,6 +234,14 @@ final class TestLanceFileWriter
 
     private static Object randomValue(Random random, Type type, Shape shape)
     {
+        if (type instanceof DecimalType decimal) {
+            BigInteger unscaled = shape == Shape.SMALL
+                    ? BigInteger.valueOf(random.nextInt(10_000))
+                    : decimal.isShort()
+                            ? BigInteger.valueOf(pick(random, random.nextLong() % 10_000_000_000L, 9_999_999_999L, -9_999_999_999L, 0L))
+                            : pick(random, new BigInteger(120, random).subtract(BigInteger.ONE.shiftLeft(119)), BigInteger.TEN.pow(38).subtract(BigInteger.ONE), BigInteger.TEN.pow(38).subtract(BigInteger.ONE).negate());
+            return new BigDecimal(unscaled, decimal.getScale());
+        }
         if (shape == Shape.SMALL) {
             return switch (type) {
                 case Type t when t == BOOLEAN -> random.nextInt(10) == 0;
@@ -291,6 +312,7 @@ final class TestLanceFileWriter
                         case Float8Vector doubles -> doubles.get(i);
                         case VarCharVector text -> new String(text.get(i), java.nio.charset.StandardCharsets.UTF_8);
                         case VarBinaryVector bytes -> Arrays.toString(bytes.get(i));
+                        case DecimalVector decimals -> decimals.getObject(i);
                         default -> throw new IllegalStateException("Unexpected vector " + vector);
                     });
                 }
@@ -320,6 +342,12 @@ final class TestLanceFileWriter
             }
             else if (type == VARBINARY) {
                 values.add(Arrays.toString(VARBINARY.getSlice(block, i).getBytes()));
+            }
+            else if (type == SHORT_DECIMAL) {
+                values.add(BigDecimal.valueOf(SHORT_DECIMAL.getLong(block, i), SHORT_DECIMAL.getScale()));
+            }
+            else if (type == LONG_DECIMAL) {
+                values.add(new BigDecimal(((Int128) LONG_DECIMAL.getObject(block, i)).toBigInteger(), LONG_DECIMAL.getScale()));
             }
             else {
                 values.add(type.getLong(block, i));

@@ -18,7 +18,7 @@ import java.util.Set;
 
 /**
  * A data file written by the project's own Lance file writer, straight from Trino blocks. It writes format 2.2 files of
- * top-level columns of the types below; other tables' files are written by the SDK ({@link SdkDataFileWriter}).
+ * top-level columns of the types below and decimals; other tables' files are written by the SDK ({@link SdkDataFileWriter}).
  */
 public final class JavaDataFileWriter
         implements DataFileWriter
@@ -26,6 +26,8 @@ public final class JavaDataFileWriter
     // logical types whose Lance values are the Trino values as the writer stores them (timestamps in microseconds)
     private static final Set<String> LOGICAL_TYPES = Set.of(
             "bool", "int8", "int16", "int32", "int64", "float", "double", "date32:day", "timestamp:us:-", "string", "binary");
+    // Arrow's decimal128, whatever the precision: what the connector makes of every Trino decimal
+    private static final String DECIMAL_128 = "decimal:128:";
     // format 2.1 stores values of 32 KiB and more only in full-zip pages, which the Java writer does not write yet
     private static final Set<String> FORMAT_VERSIONS = Set.of("2.2");
     /** Schema metadata of the files it writes, naming the writer as Parquet's {@code created_by} does. */
@@ -55,7 +57,7 @@ public final class JavaDataFileWriter
     static boolean supports(List<LanceField> fields, List<Type> types, String fileFormatVersion)
     {
         return FORMAT_VERSIONS.contains(fileFormatVersion)
-                && fields.stream().allMatch(field -> field.children().isEmpty() && LOGICAL_TYPES.contains(field.logicalType()))
+                && fields.stream().allMatch(field -> field.children().isEmpty() && (LOGICAL_TYPES.contains(field.logicalType()) || field.logicalType().startsWith(DECIMAL_128)))
                 && types.stream().allMatch(LanceFileWriter::supports);
     }
 

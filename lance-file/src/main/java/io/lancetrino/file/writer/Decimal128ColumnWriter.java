@@ -1,0 +1,121 @@
+package io.lancetrino.file.writer;
+
+import io.airlift.slice.Slice;
+import io.airlift.slice.Slices;
+import io.trino.spi.block.Block;
+import io.trino.spi.type.DecimalType;
+import io.trino.spi.type.Int128;
+import io.trino.spi.type.Type;
+
+import java.util.Arrays;
+
+import static io.lancetrino.file.writer.PageLayouts.flat;
+import static java.util.Objects.requireNonNull;
+
+/**
+ * Decimals, stored as Lance stores Arrow's decimal128: 16 bytes per value, two's complement, little-endian, Flat in
+ * chunks of 4 KiB (256 values), as Lance's writer sizes them; with a general compressor also in chunks of 2,048 values
+ * under it, kept where that saves 15%, as for other fixed-width values. The high eight bytes of most decimals are all
+ * zero or all one bits, which zstd takes nearly for free.
+ */
+final class Decimal128ColumnWriter
+        implements ColumnWriter
+{
+    private static final int FLAT_CHUNK_VALUES = 256;
+    private static final int GENERAL_CHUNK_VALUES = 2048;
+    private static final int GENERAL_CHUNK_VALUES_V21 = 1024;
+
+    private final DecimalType type;
+    private final boolean largeChunks;
+    private final GeneralCompressor compressor;
+    private long[] low = new long[1024];
+    private long[] high = new long[1024];
+    private boolean[] nulls = new boolean[1024];
+    private int count;
+    private boolean hasNulls;
+
+    Decimal128ColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor)
+    {
+        this.type = (DecimalType) requireNonNull(type, "type is null");
+        this.largeChunks = largeChunks;
+        this.compressor = compressor;
+    }
+
+    static boolean supports(Type type)
+    {
+        return type instanceof DecimalType;
+    }
+
+    @Override
+    public void append(Block block)
+    {
+        int positions = block.getPositionCount();
+        if (count + positions > low.length) {
+            int size = Math.max(count + positions, low.length * 2);
+            low = Arrays.copyOf(low, size);
+            high = Arrays.copyOf(high, size);
+            nulls = Arrays.copyOf(nulls, size);
+        }
+        for (int position = 0; position < positions; position++) {
+            nulls[count] = block.isNull(position);
+            if (nulls[count]) {
+                hasNulls = true;
+                low[count] = 0;
+                high[count] = 0;
+            }
+            else if (type.isShort()) {
+                long unscaled = type.getLong(block, position);
+                low[count] = unscaled;
+                high[count] = unscaled >> 63;
+            }
+            else {
+                Int128 unscaled = (Int128) type.getObject(block, position);
+                low[count] = unscaled.getLow();
+                high[count] = unscaled.getHigh();
+            }
+            count++;
+        }
+    }
+
+    @Override
+    public long bufferedRows()
+    {
+        return count;
+    }
+
+    @Override
+    public long bufferedBytes()
+    {
+        return 16L * count + (hasNulls ? 2L * count : 0);
+    }
+
+    @Override
+    public EncodedPage flush()
+    {
+        EncodedPage page = chunked(FLAT_CHUNK_VALUES, null);
+        if (compressor != null) {
+            EncodedPage general = chunked(largeChunks ? GENERAL_CHUNK_VALUES : GENERAL_CHUNK_VALUES_V21, compressor);
+            if (FixedWidthPageEncoder.saves(general, page)) {
+                page = general;
+            }
+        }
+        count = 0;
+        hasNulls = false;
+        return page;
+    }
+
+    private EncodedPage chunked(int perChunk, GeneralCompressor general)
+    {
+        MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, hasNulls);
+        for (int start = 0; start < count; start += perChunk) {
+            int length = Math.min(perChunk, count - start);
+            Slice values = Slices.allocate(16 * length);
+            for (int i = 0; i < length; i++) {
+                values.setLong(16 * i, low[start + i]);
+                values.setLong(16 * i + 8, high[start + i]);
+            }
+            chunks.addChunk(length, hasNulls ? DefLevels.of(nulls, start, length) : null, general == null ? values : general.compress(values), start + perChunk >= count);
+        }
+        return chunks.page(count, hasNulls, general == null ? flat(128) : general.wrap(flat(128)), null, null, 0);
+    }
+}
