@@ -52,6 +52,7 @@ public final class Benchmark
             Optional<SharingLoad.Result> sharing = Optional.empty();
             Optional<ClusterTimings.Result> cluster = Optional.empty();
             Optional<WriteTimings.Result> writes = Optional.empty();
+            Optional<Footprint.Result> footprint = Optional.empty();
             List<String> notMeasured = new ArrayList<>();
             if (options.measures("storage")) {
                 for (String table : List.of("lineitem", "orders")) {
@@ -99,6 +100,9 @@ public final class Benchmark
             if (options.measures("sharing")) {
                 sharing = Optional.of(SharingLoad.measure(environment, options.sharingRecipients(), options.sharingSeconds()));
             }
+            if (options.measures(BenchmarkOptions.FOOTPRINT)) {
+                footprint = Optional.of(Footprint.measure(environment, options.outputDirectory().resolve("footprint")));
+            }
             if (options.measures("cluster")) {
                 cluster = Optional.of(ClusterTimings.measure(environment, options, options.outputDirectory().resolve("cluster")));
             }
@@ -126,6 +130,7 @@ public final class Benchmark
                     ann,
                     sharing,
                     cluster,
+                    footprint,
                     notMeasured);
             report.write(options.outputDirectory());
             return report;

@@ -49,7 +49,8 @@ public record BenchmarkOptions(
         List<String> parts)
 {
     public static final String CLUSTER = "cluster";
-    public static final List<String> PARTS = List.of("queries", "storage", "writes", "reader", "planning", "versions", "clones", "compaction", "cleanup", "vectors", "indexes", "search", "ann", "sharing", CLUSTER);
+    public static final String FOOTPRINT = "footprint";
+    public static final List<String> PARTS = List.of("queries", "storage", "writes", "reader", "planning", "versions", "clones", "compaction", "cleanup", "vectors", "indexes", "search", "ann", "sharing", CLUSTER, FOOTPRINT);
 
     public BenchmarkOptions
     {
@@ -165,7 +166,7 @@ public record BenchmarkOptions(
             return parts.contains(part);
         }
         // real servers take minutes to start: only when asked for
-        if (part.equals(CLUSTER)) {
+        if (part.equals(CLUSTER) || part.equals(FOOTPRINT)) {
             return false;
         }
         return queries.isEmpty() || part.equals("queries");

@@ -41,6 +41,7 @@ public record BenchmarkReport(
         Optional<AnnSearchTimings.Result> ann,
         Optional<SharingLoad.Result> sharing,
         Optional<ClusterTimings.Result> cluster,
+        Optional<Footprint.Result> footprint,
         List<String> notMeasured)
 {
     public BenchmarkReport
@@ -63,6 +64,7 @@ public record BenchmarkReport(
         requireNonNull(ann, "ann is null");
         requireNonNull(sharing, "sharing is null");
         requireNonNull(cluster, "cluster is null");
+        requireNonNull(footprint, "footprint is null");
         notMeasured = List.copyOf(notMeasured);
     }
 
@@ -134,6 +136,14 @@ public record BenchmarkReport(
                     columnEncodings.stream().mapToDouble(WriteTimings.ColumnComparison::javaDecodeCpuSeconds).sum() * 1e3,
                     columnEncodings.stream().mapToDouble(WriteTimings.ColumnComparison::sdkDecodeCpuSeconds).sum() * 1e3));
         }
+        footprint.ifPresent(footprint -> {
+            out.append("\n| footprint | bytes |\n|---|---:|\n");
+            out.append("| plugin zip | %,d |%n".formatted(footprint.zipBytes()));
+            out.append("| lance-core jar in it (the SDK with its native libraries) | %,d |%n".formatted(footprint.lanceCoreBytes()));
+            out.append("| server RSS after Java-only reads and writes (native library mapped: %s) | %,d |%n".formatted(footprint.javaPathLibraryMapped() ? "**yes**" : "no", footprint.javaPathRssBytes()));
+            out.append("| server RSS after a scan through the SDK | %,d |%n".formatted(footprint.sdkPathRssBytes()));
+            out.append("| of which lance-core's native library, resident | %,d |%n".formatted(footprint.nativeLibraryRssBytes()));
+        });
         reader.ifPresent(reader -> {
             out.append("\n| reader (%s, all columns, %,d rows) | rows/s |\n|---|---:|\n".formatted(reader.table(), reader.rows()));
             out.append("| Lance SDK dataset scan | %,.0f |%n".formatted(reader.sdkRowsPerSecond()));

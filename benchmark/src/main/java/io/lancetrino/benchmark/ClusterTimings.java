@@ -227,7 +227,7 @@ public final class ClusterTimings
     /**
      * A {@code bin/serve} run over the benchmark's Lance warehouse and Iceberg catalog.
      */
-    private record Server(Process process, int port, int workers)
+    record Server(Process process, int port, int workers)
             implements AutoCloseable
     {
         static Server start(BenchmarkEnvironment environment, Path directory, int workers)

@@ -169,6 +169,7 @@ class TestBenchmarkSmoke
 
         // real servers take minutes to start: the cluster part runs only when asked for (bin/bench --parts cluster)
         assertThat(report.cluster()).isEmpty();
+        assertThat(report.footprint()).isEmpty();
 
         JsonNode json = new ObjectMapper().readTree(output.resolve("benchmark.json").toFile());
         assertThat(json.get("queries")).hasSize(BenchmarkQuery.ALL.size());
