@@ -2,14 +2,13 @@ package io.lancetrino.file.writer;
 
 import io.airlift.slice.DynamicSliceOutput;
 import io.airlift.slice.Slice;
+import io.airlift.slice.Slices;
 import io.lancetrino.file.proto.encodings.CompressiveEncoding;
 import io.lancetrino.file.proto.encodings.Variable;
 import io.trino.spi.block.Block;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.VarbinaryType;
 import io.trino.spi.type.VarcharType;
-
-import io.airlift.slice.Slices;
 
 import java.util.Arrays;
 import java.util.HashMap;
@@ -20,8 +19,9 @@ import static java.util.Objects.requireNonNull;
 
 /**
  * Strings and binaries, stored Variable: each chunk's value buffer holds {@code values + 1} u32 offsets counted from
- * the buffer's start (the first is the offsets' own length), then the bytes, padded to a multiple of 4. A chunk holds the largest power of two of
- * values that stays within 4 KiB (at least one value), as Lance's writer sizes them.
+ * the buffer's start (the first is the offsets' own length), then the bytes, padded to a multiple of 4. A chunk holds
+ * the largest power of two of values that stays within 4 KiB (at least one value), as Lance's writer sizes them; under
+ * general compression, within 64 KiB. A page whose values repeat becomes a dictionary page instead, when smaller.
  */
 final class VariableWidthColumnWriter
         implements ColumnWriter
