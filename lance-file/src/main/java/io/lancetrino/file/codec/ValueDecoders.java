@@ -82,6 +82,11 @@ public final class ValueDecoders
             Bitpacking.decodeInlineInto(data, bitsPerValue(encoding), first, last, destination, destinationOffset);
             return;
         }
+        if (encoding.hasGeneral()) {
+            // the decompressed chunk decodes like any other, so plain values are copied straight from it
+            decodeFixedInto(encoding.getGeneral().getValues(), BufferDecompressor.decompress(encoding.getGeneral().getCompression(), data), count, first, last, destination, destinationOffset);
+            return;
+        }
         System.arraycopy(decodeFixed(encoding, data, count), first, destination, destinationOffset, last - first);
     }
 
