@@ -115,7 +115,10 @@ final class TestLanceJavaWriter
                        quantity, CAST(discount AS real) AS discount, extendedprice, shipdate, returnflag = 'R' AS returned,
                        CAST(extendedprice AS decimal(12, 2)) AS price, CAST(extendedprice * orderkey AS decimal(38, 10)) AS amount,
                        CASE WHEN orderkey % 5 = 0 THEN NULL ELSE comment END AS comment, CAST(shipmode AS varbinary) AS mode,
-                       CAST(shipdate AS timestamp(6)) + (orderkey % 1000) * INTERVAL '0.001' SECOND AS shipped
+                       CAST(shipdate AS timestamp(6)) + (orderkey % 1000) * INTERVAL '0.001' SECOND AS shipped,
+                       CAST(shipdate AS timestamp(3)) + (orderkey % 1000) * INTERVAL '0.001' SECOND AS shipped_ms,
+                       with_timezone(CAST(shipdate AS timestamp(0)), 'UTC') AS shipped_zoned,
+                       CAST(TIME '00:00:00' + (orderkey % 86400) * INTERVAL '1' SECOND AS time(6)) AS at_time
                 FROM tpch.tiny.lineitem""";
         for (String writer : List.of("java", "sdk")) {
             Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_writer", writer).build();
@@ -140,8 +143,8 @@ final class TestLanceJavaWriter
     {
         assertThat(actual).as(what).hasSameSizeAs(expected);
         Multiset<MaterializedRow> missing = HashMultiset.create(expected);
-        List<MaterializedRow> unexpected = actual.stream().filter(row -> !missing.remove(row)).limit(5).toList();
-        assertThat(unexpected).as("%s: rows not expected (of %s), first ones", what, actual.size()).isEmpty();
+        List<MaterializedRow> unexpected = actual.stream().filter(row -> !missing.remove(row)).toList();
+        assertThat(unexpected).as("%s: rows not expected (of %s), first ones, and rows missing: %s", what, actual.size(), missing.stream().limit(3).toList()).isEmpty();
     }
 
     private Path dataset(String table)

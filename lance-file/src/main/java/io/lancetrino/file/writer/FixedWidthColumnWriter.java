@@ -8,23 +8,28 @@ import io.trino.spi.type.DoubleType;
 import io.trino.spi.type.IntegerType;
 import io.trino.spi.type.RealType;
 import io.trino.spi.type.SmallintType;
+import io.trino.spi.type.TimeType;
 import io.trino.spi.type.TimestampType;
+import io.trino.spi.type.TimestampWithTimeZoneType;
 import io.trino.spi.type.TinyintType;
 import io.trino.spi.type.Type;
 
 import java.util.Arrays;
 
+import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Booleans (1 bit, least significant first), integers, floating point, dates and microsecond timestamps, buffered as
- * longs (raw bits for floating point) until a page is encoded by {@link FixedWidthPageEncoder}.
+ * Booleans (1 bit, least significant first), integers, floating point, dates, times and timestamps (without zone up to
+ * microseconds, with zone up to milliseconds, in the unit the connector stores them in), buffered as longs (raw bits
+ * for floating point) until a page is encoded by {@link FixedWidthPageEncoder}.
  */
 final class FixedWidthColumnWriter
         implements ColumnWriter
 {
     private final Type type;
     private final int bitsPerValue;
+    private final long divisor;
     private final FixedWidthPageEncoder encoder;
     private long[] values = new long[1024];
     private boolean[] nulls = new boolean[1024];
@@ -35,6 +40,7 @@ final class FixedWidthColumnWriter
     {
         this.type = requireNonNull(type, "type is null");
         this.bitsPerValue = bitsPerValue(type);
+        this.divisor = unitDivisor(type);
         this.encoder = new FixedWidthPageEncoder(bitsPerValue, largeChunks, compressor);
     }
 
@@ -54,13 +60,32 @@ final class FixedWidthColumnWriter
         if (type instanceof SmallintType) {
             return 16;
         }
-        if (type instanceof IntegerType || type instanceof RealType || type instanceof DateType) {
+        if (type instanceof IntegerType || type instanceof RealType || type instanceof DateType || (type instanceof TimeType time && time.getPrecision() <= 3)) {
             return 32;
         }
-        if (type instanceof BigintType || type instanceof DoubleType || (type instanceof TimestampType timestamp && timestamp.isShort())) {
+        if (type instanceof BigintType || type instanceof DoubleType || (type instanceof TimestampType timestamp && timestamp.isShort())
+                || (type instanceof TimestampWithTimeZoneType zoned && zoned.isShort()) || (type instanceof TimeType time && time.getPrecision() <= 9)) {
             return 64;
         }
         return 0;
+    }
+
+    /**
+     * What a Trino value of the type is divided by to give the value in the Arrow unit the connector stores the type in
+     * (the coarsest that holds its precision: seconds, milliseconds, microseconds, nanoseconds). Exact, as Trino
+     * keeps values rounded to their precision.
+     */
+    private static long unitDivisor(Type type)
+    {
+        return switch (type) {
+            // epoch microseconds
+            case TimestampType timestamp -> timestamp.getPrecision() == 0 ? 1_000_000 : timestamp.getPrecision() <= 3 ? 1_000 : 1;
+            // epoch milliseconds, once unpacked
+            case TimestampWithTimeZoneType zoned -> zoned.getPrecision() == 0 ? 1_000 : 1;
+            // picoseconds of the day
+            case TimeType time -> time.getPrecision() == 0 ? 1_000_000_000_000L : time.getPrecision() <= 3 ? 1_000_000_000 : time.getPrecision() <= 6 ? 1_000_000 : 1_000;
+            default -> 1;
+        };
     }
 
     @Override
@@ -90,8 +115,11 @@ final class FixedWidthColumnWriter
         if (type instanceof DoubleType) {
             return Double.doubleToRawLongBits(DoubleType.DOUBLE.getDouble(block, position));
         }
-        // REAL's long is its float's bits; timestamps up to microseconds are epoch microseconds
-        return type.getLong(block, position);
+        if (type instanceof TimestampWithTimeZoneType) {
+            return unpackMillisUtc(type.getLong(block, position)) / divisor;
+        }
+        // REAL's long is its float's bits
+        return type.getLong(block, position) / divisor;
     }
 
     @Override

@@ -16,6 +16,7 @@ import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.type.DecimalType;
 import io.trino.spi.type.Int128;
+import io.trino.spi.type.TimestampType;
 import io.trino.spi.type.Type;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -28,7 +29,12 @@ import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeMicroVector;
+import org.apache.arrow.vector.TimeMilliVector;
 import org.apache.arrow.vector.TimeStampMicroVector;
+import org.apache.arrow.vector.TimeStampMilliTZVector;
+import org.apache.arrow.vector.TimeStampMilliVector;
+import org.apache.arrow.vector.TimeStampSecVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -55,7 +61,13 @@ import static io.trino.spi.type.DoubleType.DOUBLE;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.RealType.REAL;
 import static io.trino.spi.type.SmallintType.SMALLINT;
+import static io.trino.spi.type.DateTimeEncoding.packDateTimeWithZone;
+import static io.trino.spi.type.TimeType.TIME_MICROS;
+import static io.trino.spi.type.TimeType.TIME_MILLIS;
+import static io.trino.spi.type.TimeZoneKey.UTC_KEY;
 import static io.trino.spi.type.TimestampType.TIMESTAMP_MICROS;
+import static io.trino.spi.type.TimestampType.TIMESTAMP_MILLIS;
+import static io.trino.spi.type.TimestampWithTimeZoneType.TIMESTAMP_TZ_MILLIS;
 import static io.trino.spi.type.TinyintType.TINYINT;
 import static io.trino.spi.type.VarbinaryType.VARBINARY;
 import static io.trino.spi.type.VarcharType.VARCHAR;
@@ -71,6 +83,7 @@ final class TestLanceFileWriter
     private record Column(String name, Type type, String logicalType) {}
 
     private static final DecimalType SHORT_DECIMAL = DecimalType.createDecimalType(10, 2);
+    private static final Type TIMESTAMP_SECONDS = TimestampType.createTimestampType(0);
     private static final DecimalType LONG_DECIMAL = DecimalType.createDecimalType(38, 10);
 
     // batches of up to 3,000 rows per file; -Dlance.writer.batches=N for a larger run
@@ -86,6 +99,11 @@ final class TestLanceFileWriter
             new Column("dbl", DOUBLE, "double"),
             new Column("day", DATE, "date32:day"),
             new Column("ts", TIMESTAMP_MICROS, "timestamp:us:-"),
+            new Column("ts_ms", TIMESTAMP_MILLIS, "timestamp:ms:-"),
+            new Column("ts_s", TIMESTAMP_SECONDS, "timestamp:s:-"),
+            new Column("tstz_ms", TIMESTAMP_TZ_MILLIS, "timestamp:ms:UTC"),
+            new Column("time_us", TIME_MICROS, "time64:us"),
+            new Column("time_ms", TIME_MILLIS, "time32:ms"),
             new Column("price", SHORT_DECIMAL, "decimal:128:10:2"),
             new Column("amount", LONG_DECIMAL, "decimal:128:38:10"),
             new Column("text", VARCHAR, "string"),
@@ -160,8 +178,14 @@ final class TestLanceFileWriter
         Set<String> encodings = new TreeSet<>();
         for (int column = 0; column < COLUMNS.size(); column++) {
             Column spec = COLUMNS.get(column);
-            Block block = LanceColumnReader.read(file, metadata, column, spec.type(), 0, (int) rows);
-            assertThat(trinoValues(block, spec.type())).as("%s, column %s read by the Java reader", where, spec.name())
+            // the file reader returns times and timestamps in their stored unit; the page source converts them
+            Type stored = storedType(spec.type());
+            Block block = LanceColumnReader.read(file, metadata, column, stored, 0, (int) rows);
+            List<Object> read = trinoValues(block, stored);
+            if (stored != spec.type()) {
+                read = read.stream().map(value -> value == null ? null : toTrino(spec.type(), (Long) value)).toList();
+            }
+            assertThat(read).as("%s, column %s read by the Java reader", where, spec.name())
                     .isEqualTo(expected.get(column));
             for (LancePage page : metadata.columns().get(column).pages()) {
                 MiniBlockLayout layout = page.layout().getMiniBlockLayout();
@@ -234,6 +258,16 @@ final class TestLanceFileWriter
 
     private static Object randomValue(Random random, Type type, Shape shape)
     {
+        if (type == TIMESTAMP_MILLIS || type == TIMESTAMP_SECONDS || type == TIMESTAMP_TZ_MILLIS) {
+            long unit = type == TIMESTAMP_SECONDS ? 1000 : 1;
+            long millis = (shape == Shape.SMALL ? random.nextInt(100_000) : random.nextLong() % 10_000_000_000_000L) / unit * unit;
+            return type == TIMESTAMP_TZ_MILLIS ? packDateTimeWithZone(millis, UTC_KEY) : millis * 1000;
+        }
+        if (type == TIME_MICROS || type == TIME_MILLIS) {
+            long picosPerUnit = type == TIME_MICROS ? 1_000_000 : 1_000_000_000;
+            long unitsPerDay = 86_400_000_000_000_000L / picosPerUnit;
+            return (shape == Shape.SMALL ? random.nextInt(1000) : Math.floorMod(random.nextLong(), unitsPerDay)) * picosPerUnit;
+        }
         if (type instanceof DecimalType decimal) {
             BigInteger unscaled = shape == Shape.SMALL
                     ? BigInteger.valueOf(random.nextInt(10_000))
@@ -308,6 +342,11 @@ final class TestLanceFileWriter
                         case DateDayVector days -> (long) days.get(i);
                         case BigIntVector longs -> longs.get(i);
                         case TimeStampMicroVector micros -> micros.get(i);
+                        case TimeStampMilliTZVector millis -> packDateTimeWithZone(millis.get(i), UTC_KEY);
+                        case TimeStampMilliVector millis -> millis.get(i) * 1000;
+                        case TimeStampSecVector seconds -> seconds.get(i) * 1_000_000;
+                        case TimeMicroVector micros -> micros.get(i) * 1_000_000;
+                        case TimeMilliVector millis -> millis.get(i) * 1_000_000_000L;
                         case Float4Vector floats -> floats.get(i);
                         case Float8Vector doubles -> doubles.get(i);
                         case VarCharVector text -> new String(text.get(i), java.nio.charset.StandardCharsets.UTF_8);
@@ -319,6 +358,29 @@ final class TestLanceFileWriter
             }
         }
         return values;
+    }
+
+    private static Type storedType(Type type)
+    {
+        if (type == TIME_MILLIS) {
+            return INTEGER;
+        }
+        return type == TIMESTAMP_MILLIS || type == TIMESTAMP_SECONDS || type == TIMESTAMP_TZ_MILLIS || type == TIME_MICROS ? BIGINT : type;
+    }
+
+    /** A stored time or timestamp as the Trino type's long. */
+    private static Object toTrino(Type type, long stored)
+    {
+        if (type == TIMESTAMP_MILLIS) {
+            return stored * 1000;
+        }
+        if (type == TIMESTAMP_SECONDS) {
+            return stored * 1_000_000;
+        }
+        if (type == TIMESTAMP_TZ_MILLIS) {
+            return packDateTimeWithZone(stored, UTC_KEY);
+        }
+        return type == TIME_MICROS ? stored * 1_000_000 : stored * 1_000_000_000L;
     }
 
     private static List<Object> trinoValues(Block block, Type type)

@@ -23,9 +23,12 @@ import java.util.Set;
 public final class JavaDataFileWriter
         implements DataFileWriter
 {
-    // logical types whose Lance values are the Trino values as the writer stores them (timestamps in microseconds)
+    // logical types whose values the writer stores from the Trino type alone (times and timestamps in the unit the
+    // connector gives each precision)
     private static final Set<String> LOGICAL_TYPES = Set.of(
-            "bool", "int8", "int16", "int32", "int64", "float", "double", "date32:day", "timestamp:us:-", "string", "binary");
+            "bool", "int8", "int16", "int32", "int64", "float", "double", "date32:day", "string", "binary",
+            "timestamp:s:-", "timestamp:ms:-", "timestamp:us:-", "timestamp:s:UTC", "timestamp:ms:UTC",
+            "time32:s", "time32:ms", "time64:us", "time64:ns");
     // Arrow's decimal128, whatever the precision: what the connector makes of every Trino decimal
     private static final String DECIMAL_128 = "decimal:128:";
     // format 2.1 stores values of 32 KiB and more only in full-zip pages, which the Java writer does not write yet
