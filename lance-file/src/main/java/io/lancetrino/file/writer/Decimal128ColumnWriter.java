@@ -106,7 +106,7 @@ final class Decimal128ColumnWriter
 
     private EncodedPage chunked(int perChunk, GeneralCompressor general)
     {
-        MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, hasNulls);
+        MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, count, hasNulls ? nulls : null);
         for (int start = 0; start < count; start += perChunk) {
             int length = Math.min(perChunk, count - start);
             Slice values = Slices.allocate(16 * length);
@@ -114,8 +114,8 @@ final class Decimal128ColumnWriter
                 values.setLong(16 * i, low[start + i]);
                 values.setLong(16 * i + 8, high[start + i]);
             }
-            chunks.addChunk(length, hasNulls ? DefLevels.of(nulls, start, length) : null, general == null ? values : general.compress(values), start + perChunk >= count);
+            chunks.addChunk(length, general == null ? values : general.compress(values));
         }
-        return chunks.page(count, hasNulls, general == null ? flat(128) : general.wrap(flat(128)), null, null, 0);
+        return chunks.page(general == null ? flat(128) : general.wrap(flat(128)), null, null, 0);
     }
 }

@@ -1,6 +1,7 @@
 package io.lancetrino.file.writer;
 
 import io.airlift.slice.Slice;
+import io.airlift.slice.Slices;
 
 import java.util.Arrays;
 
@@ -37,6 +38,20 @@ final class FastLanesPacker
     }
 
     /**
+     * One block of inline bit-packing, as Lance writes it: a word of {@code wordBits} holding the block's bit width, then
+     * the block of {@code values[offset, offset + 1024)} packed at that width; {@code words} is scratch of 1024 longs.
+     */
+    static Slice packInline(long[] values, int offset, int wordBits, long[] words)
+    {
+        int width = bitWidth(values, offset, BLOCK_VALUES, wordBits);
+        int wordBytes = wordBits / 8;
+        Slice output = Slices.allocate(wordBytes + packedBytes(wordBits, width));
+        setWord(output, 0, wordBytes, width);
+        pack(values, offset, wordBits, width, words, output, wordBytes);
+        return output;
+    }
+
+    /**
      * Packs {@code values[offset, offset + 1024)} (low {@code wordBits} bits of each) at {@code bitWidth} bits into
      * {@code output} from byte {@code outputOffset}; {@code words} is scratch of at least 1024 longs.
      */
@@ -69,13 +84,17 @@ final class FastLanesPacker
         }
         int wordBytes = wordBits / 8;
         for (int i = 0; i < wordCount; i++) {
-            int position = outputOffset + i * wordBytes;
-            switch (wordBytes) {
-                case 1 -> output.setByte(position, (int) words[i]);
-                case 2 -> output.setShort(position, (int) words[i]);
-                case 4 -> output.setInt(position, (int) words[i]);
-                default -> output.setLong(position, words[i]);
-            }
+            setWord(output, outputOffset + i * wordBytes, wordBytes, words[i]);
+        }
+    }
+
+    private static void setWord(Slice output, int position, int wordBytes, long word)
+    {
+        switch (wordBytes) {
+            case 1 -> output.setByte(position, (int) word);
+            case 2 -> output.setShort(position, (int) word);
+            case 4 -> output.setInt(position, (int) word);
+            default -> output.setLong(position, word);
         }
     }
 }

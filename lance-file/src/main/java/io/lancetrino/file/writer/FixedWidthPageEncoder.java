@@ -81,12 +81,12 @@ final class FixedWidthPageEncoder
     private EncodedPage flatPage(long[] values, boolean[] nulls, boolean hasNulls, int count)
     {
         int perChunk = bitsPerValue == 1 ? MAX_CHUNK_VALUES : Math.min(MAX_CHUNK_VALUES, FLAT_CHUNK_BYTES * 8 / bitsPerValue);
-        MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, hasNulls);
+        MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, count, hasNulls ? nulls : null);
         for (int start = 0; start < count; start += perChunk) {
             int length = Math.min(perChunk, count - start);
-            chunks.addChunk(length, defLevels(nulls, hasNulls, start, length), flatValues(values, start, length), start + perChunk >= count);
+            chunks.addChunk(length, flatValues(values, start, length));
         }
-        return chunks.page(count, hasNulls, flat(bitsPerValue), null, null, 0);
+        return chunks.page(flat(bitsPerValue), null, null, 0);
     }
 
     /**
@@ -96,11 +96,11 @@ final class FixedWidthPageEncoder
      * sample smaller: it groups the high bytes of small integers and of floating point, but breaks the repeats zstd
      * finds in values such as prices in cents (TPC-H l_extendedprice: 35.9 MB split, 25.9 MB not).
      */
-    private EncodedPage general(long[] values, boolean[] nulls, boolean hasNulls, int count, int bitsPerValue, long plainBytes, Slice dictionary, CompressiveEncoding dictionaryEncoding, int dictionaryItems)
+    private EncodedPage general(long[] values, boolean[] nulls, boolean hasNulls, int count, int valueBits, long plainBytes, Slice dictionary, CompressiveEncoding dictionaryEncoding, int dictionaryItems)
     {
         int chunkBytes = largeChunks ? GENERAL_CHUNK_BYTES : GENERAL_CHUNK_BYTES_V21;
-        int perChunk = Math.min(MAX_CHUNK_VALUES, chunkBytes * 8 / bitsPerValue);
-        int width = bitsPerValue / 8;
+        int perChunk = Math.min(MAX_CHUNK_VALUES, chunkBytes * 8 / valueBits);
+        int width = valueBits / 8;
         int chunkCount = (count + perChunk - 1) / perChunk;
         int sampleChunks = Math.min(chunkCount, SAMPLE_CHUNKS);
         long sampleValues = 0;
@@ -109,10 +109,10 @@ final class FixedWidthPageEncoder
         for (int sample = 0; sample < sampleChunks; sample++) {
             int start = (int) ((long) chunkCount * sample / sampleChunks) * perChunk;
             int length = Math.min(perChunk, count - start);
-            Slice raw = flatValues(values, start, length, bitsPerValue);
+            Slice raw = flatValues(values, start, length, valueBits);
             sampleValues += length;
             plainSample += compressor.compress(raw).length();
-            splitSample += bitsPerValue >= 32 ? compressor.compress(splitBytes(raw, width)).length() : Long.MAX_VALUE / SAMPLE_CHUNKS;
+            splitSample += valueBits >= 32 ? compressor.compress(splitBytes(raw, width)).length() : Long.MAX_VALUE / SAMPLE_CHUNKS;
         }
         // byte planes go first where they made the sample smaller
         boolean split = splitSample < plainSample;
@@ -120,17 +120,17 @@ final class FixedWidthPageEncoder
         if (estimate >= (1 - EncodingOptions.MIN_GENERAL_SAVING / 2) * plainBytes) {
             return null;
         }
-        MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, hasNulls);
+        MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, count, hasNulls ? nulls : null);
         for (int start = 0; start < count; start += perChunk) {
             int length = Math.min(perChunk, count - start);
-            Slice raw = flatValues(values, start, length, bitsPerValue);
+            Slice raw = flatValues(values, start, length, valueBits);
             if (split) {
                 raw = splitBytes(raw, width);
             }
-            chunks.addChunk(length, defLevels(nulls, hasNulls, start, length), compressor.compress(raw), start + perChunk >= count);
+            chunks.addChunk(length, compressor.compress(raw));
         }
-        CompressiveEncoding inner = split ? byteStreamSplit(bitsPerValue) : flat(bitsPerValue);
-        return chunks.page(count, hasNulls, compressor.wrap(inner), dictionary, dictionaryEncoding, dictionaryItems);
+        CompressiveEncoding inner = split ? byteStreamSplit(valueBits) : flat(valueBits);
+        return chunks.page(compressor.wrap(inner), dictionary, dictionaryEncoding, dictionaryItems);
     }
 
     private EncodedPage dictionary(LongDictionary dictionary, boolean[] nulls, boolean hasNulls, int count)
@@ -160,8 +160,7 @@ final class FixedWidthPageEncoder
      */
     private EncodedPage bitpacked(long[] values, boolean[] nulls, boolean hasNulls, int count, int wordBits, CompressiveEncoding encoding, Slice dictionary, CompressiveEncoding dictionaryEncoding, int dictionaryItems)
     {
-        MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, hasNulls);
-        int wordBytes = wordBits / 8;
+        MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, count, hasNulls ? nulls : null);
         for (int start = 0; start < count; start += BLOCK_VALUES) {
             int length = Math.min(BLOCK_VALUES, count - start);
             long[] block = values;
@@ -172,18 +171,10 @@ final class FixedWidthPageEncoder
                 block = lastBlock;
                 offset = 0;
             }
-            int width = FastLanesPacker.bitWidth(block, offset, BLOCK_VALUES, wordBits);
-            Slice buffer = Slices.allocate(wordBytes + FastLanesPacker.packedBytes(wordBits, width));
-            switch (wordBytes) {
-                case 1 -> buffer.setByte(0, width);
-                case 2 -> buffer.setShort(0, width);
-                case 4 -> buffer.setInt(0, width);
-                default -> buffer.setLong(0, width);
-            }
-            FastLanesPacker.pack(block, offset, wordBits, width, words, buffer, wordBytes);
-            chunks.addChunk(length, defLevels(nulls, hasNulls, start, length), buffer, start + BLOCK_VALUES >= count);
+            Slice buffer = FastLanesPacker.packInline(block, offset, wordBits, words);
+            chunks.addChunk(length, buffer);
         }
-        return chunks.page(count, hasNulls, encoding, dictionary, dictionaryEncoding, dictionaryItems);
+        return chunks.page(encoding, dictionary, dictionaryEncoding, dictionaryItems);
     }
 
     private static long bitpackedBytes(long[] values, int count, int wordBits)
@@ -248,10 +239,5 @@ final class FixedWidthPageEncoder
             }
         }
         return Slices.wrappedBuffer(split);
-    }
-
-    private static Slice defLevels(boolean[] nulls, boolean hasNulls, int start, int length)
-    {
-        return hasNulls ? DefLevels.of(nulls, start, length) : null;
     }
 }

@@ -19,25 +19,36 @@ final class MiniBlockChunkWriter
     private static final byte PADDING = (byte) 0xFE;
 
     private final boolean largeChunks;
+    private final int items;
+    private final boolean[] nulls;
     private final boolean hasDef;
     private final DynamicSliceOutput metadata = new DynamicSliceOutput(64);
     private final DynamicSliceOutput chunks = new DynamicSliceOutput(4096);
+    private int itemsAdded;
 
-    MiniBlockChunkWriter(boolean largeChunks, boolean hasDef)
+    /**
+     * @param items the page's items, which the chunks added cover in order
+     * @param nulls which items are null, or null when the page holds none (it then has no def levels)
+     */
+    MiniBlockChunkWriter(boolean largeChunks, int items, boolean[] nulls)
     {
         this.largeChunks = largeChunks;
-        this.hasDef = hasDef;
+        this.items = items;
+        this.nulls = nulls;
+        this.hasDef = nulls != null;
     }
 
     /**
-     * @param defLevels the chunk's def levels as u16 values, or null when the page has none
-     * @param last whether no chunk follows; every other chunk holds a power of two of values
+     * Adds the chunk of the next {@code values} items; every chunk but the last holds a power of two of them.
      */
-    void addChunk(int values, Slice defLevels, Slice valueBuffer, boolean last)
+    void addChunk(int values, Slice valueBuffer)
     {
+        boolean last = itemsAdded + values >= items;
         if (!last && Integer.bitCount(values) != 1) {
             throw new IllegalArgumentException("A chunk before the last holds a power of two of values, not " + values);
         }
+        Slice defLevels = hasDef ? DefLevels.of(nulls, itemsAdded, values) : null;
+        itemsAdded += values;
         int start = chunks.size();
         chunks.writeShort(hasDef ? values : 0);
         if (hasDef) {
@@ -79,10 +90,10 @@ final class MiniBlockChunkWriter
      *
      * @param dictionary the dictionary's bytes, or null
      */
-    EncodedPage page(long items, boolean hasNulls, CompressiveEncoding values, Slice dictionary, CompressiveEncoding dictionaryEncoding, long dictionaryItems)
+    EncodedPage page(CompressiveEncoding values, Slice dictionary, CompressiveEncoding dictionaryEncoding, long dictionaryItems)
     {
         List<Slice> buffers = dictionary == null ? List.of(metadata.slice(), chunks.slice()) : List.of(metadata.slice(), chunks.slice(), dictionary);
-        return new EncodedPage(items, buffers, PageLayouts.miniBlock(items, hasNulls, values, largeChunks, dictionaryEncoding, dictionaryItems));
+        return new EncodedPage(items, buffers, PageLayouts.miniBlock(items, hasDef, values, largeChunks, dictionaryEncoding, dictionaryItems));
     }
 
     /** The largest chunk the word can describe, in bytes. */

@@ -139,16 +139,15 @@ final class VariableWidthColumnWriter
 
     private EncodedPage chunked(Slice data, int targetBytes, GeneralCompressor general)
     {
-        MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, hasNulls);
+        MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, count, hasNulls ? nulls : null);
         int start = 0;
         while (start < count) {
             int values = chunkValues(start, targetBytes);
-            boolean last = start + values == count;
             Slice chunk = encodeChunk(data, start, values);
-            chunks.addChunk(values, hasNulls ? DefLevels.of(nulls, start, values) : null, general == null ? chunk : general.compress(chunk), last);
+            chunks.addChunk(values, general == null ? chunk : general.compress(chunk));
             start += values;
         }
-        return chunks.page(count, hasNulls, general == null ? ENCODING : general.wrap(ENCODING), null, null, 0);
+        return chunks.page(general == null ? ENCODING : general.wrap(ENCODING), null, null, 0);
     }
 
     /**
