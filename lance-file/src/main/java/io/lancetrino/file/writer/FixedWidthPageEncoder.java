@@ -75,7 +75,12 @@ final class FixedWidthPageEncoder
 
     static boolean saves(EncodedPage general, EncodedPage plain)
     {
-        return general.bytes() < (1 - EncodingOptions.MIN_GENERAL_SAVING) * plain.bytes();
+        return saves(general, plain.bytes());
+    }
+
+    static boolean saves(EncodedPage general, long plainBytes)
+    {
+        return general.bytes() < (1 - EncodingOptions.MIN_GENERAL_SAVING) * plainBytes;
     }
 
     private EncodedPage flatPage(long[] values, boolean[] nulls, boolean hasNulls, int count)

@@ -96,6 +96,21 @@ final class MiniBlockChunkWriter
         return new EncodedPage(items, buffers, PageLayouts.miniBlock(items, hasDef, values, largeChunks, dictionaryEncoding, dictionaryItems));
     }
 
+    /**
+     * The bytes a chunk of {@code values} items with a value buffer of {@code valueBytes} adds to the page (chunk and
+     * metadata word), as {@link #addChunk} lays it out: header, def levels and values, each 8-byte aligned.
+     */
+    static long chunkBytes(boolean largeChunks, boolean hasDef, int values, long valueBytes)
+    {
+        int header = 2 + (hasDef ? 2 : 0) + (largeChunks ? 4 : 2);
+        return align(header) + (hasDef ? align(2L * values) : 0) + align(valueBytes) + (largeChunks ? 4 : 2);
+    }
+
+    private static long align(long bytes)
+    {
+        return (bytes + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
+    }
+
     /** The largest chunk the word can describe, in bytes. */
     static int maxChunkBytes(boolean largeChunks)
     {

@@ -101,23 +101,45 @@ final class VariableWidthColumnWriter
     public EncodedPage flush()
     {
         Slice data = bytes.slice();
-        EncodedPage plain = chunked(data, CHUNK_TARGET_BYTES, null);
-        EncodedPage dictionary = dictionary(data);
-        if (dictionary != null && dictionary.bytes() < plain.bytes()) {
-            plain = dictionary;
-        }
-        EncodedPage page = plain;
-        int generalChunkBytes = largeChunks ? GENERAL_CHUNK_BYTES : GENERAL_CHUNK_BYTES_V21;
-        if (compressor != null && generalPays(data, generalChunkBytes, plain.bytes())) {
-            EncodedPage general = chunked(data, generalChunkBytes, compressor);
-            if (FixedWidthPageEncoder.saves(general, plain)) {
-                page = general;
-            }
-        }
+        EncodedPage page = encode(data);
         bytes.reset();
         count = 0;
         hasNulls = false;
         return page;
+    }
+
+    /**
+     * The smallest of plain chunks, a dictionary and general compression. Plain chunks are sized without being built,
+     * so a page that compresses is copied once, not twice.
+     */
+    private EncodedPage encode(Slice data)
+    {
+        long plainBytes = chunkedBytes(CHUNK_TARGET_BYTES);
+        EncodedPage dictionary = dictionary(data);
+        boolean useDictionary = dictionary != null && dictionary.bytes() < plainBytes;
+        long bestBytes = useDictionary ? dictionary.bytes() : plainBytes;
+        int generalChunkBytes = largeChunks ? GENERAL_CHUNK_BYTES : GENERAL_CHUNK_BYTES_V21;
+        if (compressor != null && generalPays(data, generalChunkBytes, bestBytes)) {
+            EncodedPage general = chunked(data, generalChunkBytes, compressor);
+            if (FixedWidthPageEncoder.saves(general, bestBytes)) {
+                return general;
+            }
+        }
+        return useDictionary ? dictionary : chunked(data, CHUNK_TARGET_BYTES, null);
+    }
+
+    /** The bytes of the page {@code chunked(data, targetBytes, null)} builds. */
+    private long chunkedBytes(int targetBytes)
+    {
+        long bytes = 0;
+        int start = 0;
+        while (start < count) {
+            int values = chunkValues(start, targetBytes);
+            long valueBytes = 4L * (values + 1) + ends[start + values - 1] - begin(start);
+            bytes += MiniBlockChunkWriter.chunkBytes(largeChunks, hasNulls, values, (valueBytes + 3) / 4 * 4);
+            start += values;
+        }
+        return bytes;
     }
 
     /** Whether compressing the first chunks (about a quarter MiB) promises to save enough on the whole page. */

@@ -41,11 +41,14 @@ public final class JavaDataFileWriter
 
     private final LanceFileWriter writer;
 
-    JavaDataFileWriter(TableFileSystem fileSystem, String location, List<LanceField> fields, List<Type> types, String fileFormatVersion)
+    /**
+     * @param arrowSchema the fields as Arrow has them, from which the file's own schema is numbered
+     */
+    JavaDataFileWriter(TableFileSystem fileSystem, String location, List<LanceField> fields, org.apache.arrow.vector.types.pojo.Schema arrowSchema, List<Type> types, String fileFormatVersion)
             throws IOException
     {
         Schema schema = Schema.newBuilder()
-                .addAllFields(LanceFields.fromArrow(LanceFields.toArrowSchema(fields).getFields(), 0))
+                .addAllFields(LanceFields.fromArrow(arrowSchema.getFields(), 0))
                 .putMetadata(WRITER_KEY, ByteString.copyFromUtf8(WRITER_VALUE))
                 .build();
         this.writer = new LanceFileWriter(

@@ -154,7 +154,7 @@ public final class LanceFileSink
         try {
             fileSystem.createDirectory(dataDirectory);
             writer = javaWriter
-                    ? new JavaDataFileWriter(fileSystem, location, fields, types, fileFormatVersion)
+                    ? new JavaDataFileWriter(fileSystem, location, fields, arrowSchema, types, fileFormatVersion)
                     : new SdkDataFileWriter(fileSystem, location, types, arrowSchema, fileFormatVersion, storageOptions, allocator);
         }
         catch (IOException | RuntimeException e) {
