@@ -38,9 +38,10 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Data files written by the Java writer (the default for format 2.2 tables of flat columns): the Lance SDK opens, scans
- * and appends to them, for the TPC-H tables and after branch writes, clones, merges and optimize; and the SDK's writer
- * and the Java writer, given the same rows, make tables both readers read alike.
+ * Data files written by the Java writer (the default for format 2.2 tables of flat columns and vectors): the Lance SDK
+ * opens, scans and appends to them, for the TPC-H tables and after branch writes, clones, merges and optimize, and
+ * indexes their vectors; and the SDK's writer and the Java writer, given the same rows, make tables both readers read
+ * alike.
  */
 final class TestLanceJavaWriter
         extends AbstractTestQueryFramework
@@ -136,6 +137,52 @@ final class TestLanceJavaWriter
         for (String writer : List.of("java", "sdk")) {
             assertSameRows("written by %s, read by the SDK's scan".formatted(writer), SdkScans.scanRows(dataset("by_" + writer), Ref.ofMain(), List.of()), expected);
         }
+    }
+
+    @Test
+    void testVectorTablesBothWritersBothReadersAndAnSdkIndex()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS jw");
+        // narrow vectors (mini-block chunks) and wide ones (full-zip records, from 256 bytes), with NULL rows and elements
+        String rows = """
+                SELECT orderkey AS id,
+                       transform(sequence(1, 16), i -> CAST(sin(orderkey * i) AS real)) AS emb,
+                       CASE WHEN orderkey % 11 = 0 THEN NULL ELSE transform(sequence(1, 96), i -> CASE WHEN (orderkey + i) % 97 = 0 THEN NULL ELSE CAST(cos(orderkey + i) AS real) END) END AS wide,
+                       CASE WHEN orderkey % 13 = 0 THEN NULL ELSE ARRAY[orderkey * 0.5, -orderkey * 1e-3, CAST(totalprice AS double)] END AS xyz,
+                       transform(sequence(1, 300), i -> CAST((orderkey * i) % 127 AS tinyint)) AS codes,
+                       comment
+                FROM tpch.tiny.orders
+                WHERE orderkey % 4 = 1""";
+        for (String writer : List.of("java", "sdk")) {
+            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_writer", writer).build();
+            assertUpdate(session, """
+                    CREATE TABLE vectors_%s (id bigint, emb array(real) WITH (dimension = 16), wide array(real) WITH (dimension = 96),
+                        xyz array(double) WITH (dimension = 3), codes array(tinyint) WITH (dimension = 300), comment varchar)""".formatted(writer));
+            assertUpdate(session, "INSERT INTO vectors_%s %s".formatted(writer, rows), 3750);
+        }
+        assertThat(writers(dataset("vectors_java"))).containsOnly(JavaDataFileWriter.WRITER_VALUE);
+        assertThat(writers(dataset("vectors_sdk"))).containsOnly("");
+        List<MaterializedRow> expected = computeActual(rows).getMaterializedRows();
+        for (String reader : List.of("java", "sdk")) {
+            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_reader", reader).build();
+            for (String writer : List.of("java", "sdk")) {
+                assertSameRows("vectors written by %s, read by %s".formatted(writer, reader), computeActual(session, "SELECT * FROM vectors_" + writer).getMaterializedRows(), expected);
+            }
+        }
+        assertSameRows("vectors written by java, read by the SDK's scan", SdkScans.scanRows(dataset("vectors_java"), Ref.ofMain(), List.of()), expected);
+        long appended = sdkAppendsItsFirstBatch(dataset("vectors_java"));
+        assertQuery("SELECT count(*) FROM vectors_java", "VALUES " + (3750 + appended));
+
+        // the SDK's index over the Java writer's vectors, every partition probed, answers as the exact search does
+        computeActual("ALTER TABLE vectors_java EXECUTE create_index(column => 'emb', index_type => 'ivf_flat', options => '{\"num_partitions\": 4}')");
+        String nearest = "SELECT id FROM vectors_java ORDER BY euclidean_distance(emb, ARRAY[0.5, -0.25, 0.1, 0.9, 0.3, -0.7, 0.2, 0.0, 0.4, -0.1, 0.6, 0.8, -0.3, 0.05, 0.7, -0.9]) LIMIT 10";
+        Session approximate = Session.builder(getSession())
+                .setCatalogSessionProperty("lance", "vector_search", "approximate")
+                .setCatalogSessionProperty("lance", "vector_nprobes", "4")
+                .build();
+        assertThat(computeActual(approximate, "EXPLAIN " + nearest).getOnlyValue().toString()).contains("through index emb_idx");
+        // the SDK's append repeated some rows, so ids may come twice
+        assertSameRows("nearest through the index", computeActual(approximate, nearest).getMaterializedRows(), computeActual(nearest).getMaterializedRows());
     }
 
     /** As containsExactlyInAnyOrder, in linear time: tens of thousands of rows are compared here. */

@@ -47,17 +47,19 @@ public final class LanceFileWriter
     private boolean closed;
 
     /**
+     * A writer of a file of these columns (some of which may be vectors).
+     *
      * @param fileDescriptor global buffer 0 for the file's row count: Lance's {@code FileDescriptor} (schema and rows)
      */
-    public LanceFileWriter(OutputStream output, int majorVersion, int minorVersion, List<Type> columnTypes, EncodingOptions encodings, LongFunction<byte[]> fileDescriptor)
+    public static LanceFileWriter create(OutputStream output, int majorVersion, int minorVersion, List<FileColumn> fileColumns, EncodingOptions encodings, LongFunction<byte[]> fileDescriptor)
     {
-        this(output, majorVersion, minorVersion, columnTypes, encodings, fileDescriptor, PAGE_BYTES);
+        return new LanceFileWriter(output, majorVersion, minorVersion, fileColumns, encodings, fileDescriptor, PAGE_BYTES);
     }
 
     /**
      * @param pageBytes the encoded size at which a column's buffered values become a page
      */
-    LanceFileWriter(OutputStream output, int majorVersion, int minorVersion, List<Type> columnTypes, EncodingOptions encodings, LongFunction<byte[]> fileDescriptor, long pageBytes)
+    LanceFileWriter(OutputStream output, int majorVersion, int minorVersion, List<FileColumn> fileColumns, EncodingOptions encodings, LongFunction<byte[]> fileDescriptor, long pageBytes)
     {
         if (majorVersion != 2 || (minorVersion != 1 && minorVersion != 2)) {
             throw new IllegalArgumentException("The Java writer writes Lance file format 2.1 and 2.2, not %s.%s".formatted(majorVersion, minorVersion));
@@ -71,8 +73,12 @@ public final class LanceFileWriter
         GeneralCompressor compressor = GeneralCompressor.of(encodings);
         GeneralCompressor stringCompressor = GeneralCompressor.forStrings(encodings);
         ImmutableList.Builder<ColumnWriter> writers = ImmutableList.builder();
-        for (Type type : columnTypes) {
-            if (FixedWidthColumnWriter.supports(type)) {
+        for (FileColumn column : fileColumns) {
+            Type type = column.type();
+            if (column.dimension().isPresent()) {
+                writers.add(new FixedSizeListColumnWriter(type, column.dimension().getAsInt(), largeChunks));
+            }
+            else if (FixedWidthColumnWriter.supports(type)) {
                 writers.add(new FixedWidthColumnWriter(type, largeChunks, compressor));
             }
             else if (VariableWidthColumnWriter.supports(type)) {
@@ -93,6 +99,11 @@ public final class LanceFileWriter
     public static boolean supports(Type type)
     {
         return FixedWidthColumnWriter.supports(type) || VariableWidthColumnWriter.supports(type) || Decimal128ColumnWriter.supports(type);
+    }
+
+    public static boolean supports(FileColumn column)
+    {
+        return column.dimension().isPresent() ? FixedSizeListColumnWriter.supports(column.type(), column.dimension().getAsInt()) : supports(column.type());
     }
 
     public void write(Page page)

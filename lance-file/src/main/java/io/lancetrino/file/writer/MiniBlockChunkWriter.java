@@ -8,8 +8,8 @@ import java.util.List;
 
 /**
  * Lays out the chunks of a mini-block page as Lance reads them: per chunk a header (level count, def-level bytes when
- * the page has def levels, then the size of its one value buffer: u16, or u32 in 2.2's large chunks), then the def
- * levels and the values, each starting 8-byte aligned; and one metadata word per chunk, {@code ((bytes / 8 - 1) << 4)
+ * the page has def levels, then the size of each value buffer: u16, or u32 in 2.2's large chunks), then the def
+ * levels and the value buffers, each starting 8-byte aligned; and one metadata word per chunk, {@code ((bytes / 8 - 1) << 4)
  * | log2(values)}, with 0 as the log of the last chunk, whose count follows from the page's item count.
  */
 final class MiniBlockChunkWriter
@@ -43,6 +43,14 @@ final class MiniBlockChunkWriter
      */
     void addChunk(int values, Slice valueBuffer)
     {
+        addChunk(values, List.of(valueBuffer));
+    }
+
+    /**
+     * Adds a chunk of several value buffers (a vector's item bitmap and its values), each with its size in the header.
+     */
+    void addChunk(int values, List<Slice> valueBuffers)
+    {
         boolean last = itemsAdded + values >= items;
         if (!last && Integer.bitCount(values) != 1) {
             throw new IllegalArgumentException("A chunk before the last holds a power of two of values, not " + values);
@@ -54,20 +62,24 @@ final class MiniBlockChunkWriter
         if (hasDef) {
             chunks.writeShort(defLevels.length());
         }
-        if (largeChunks) {
-            chunks.writeInt(valueBuffer.length());
-        }
-        else {
-            checkShort(valueBuffer.length(), "value bytes");
-            chunks.writeShort(valueBuffer.length());
+        for (Slice valueBuffer : valueBuffers) {
+            if (largeChunks) {
+                chunks.writeInt(valueBuffer.length());
+            }
+            else {
+                checkShort(valueBuffer.length(), "value bytes");
+                chunks.writeShort(valueBuffer.length());
+            }
         }
         pad(start);
         if (hasDef) {
             chunks.writeBytes(defLevels);
             pad(start);
         }
-        chunks.writeBytes(valueBuffer);
-        pad(start);
+        for (Slice valueBuffer : valueBuffers) {
+            chunks.writeBytes(valueBuffer);
+            pad(start);
+        }
         int bytes = chunks.size() - start;
         long units = bytes / ALIGNMENT - 1;
         long word = (units << 4) | (last ? 0 : Integer.numberOfTrailingZeros(values));
@@ -94,6 +106,12 @@ final class MiniBlockChunkWriter
     {
         List<Slice> buffers = dictionary == null ? List.of(metadata.slice(), chunks.slice()) : List.of(metadata.slice(), chunks.slice(), dictionary);
         return new EncodedPage(items, buffers, PageLayouts.miniBlock(items, hasDef, values, largeChunks, dictionaryEncoding, dictionaryItems));
+    }
+
+    /** The page of chunks of {@code valueBuffers} buffers each, without a dictionary. */
+    EncodedPage page(CompressiveEncoding values, int valueBuffers)
+    {
+        return new EncodedPage(items, List.of(metadata.slice(), chunks.slice()), PageLayouts.miniBlock(items, hasDef, values, largeChunks, valueBuffers));
     }
 
     /**

@@ -2,7 +2,9 @@ package io.lancetrino.file.writer;
 
 import io.lancetrino.file.proto.encodings.ByteStreamSplit;
 import io.lancetrino.file.proto.encodings.CompressiveEncoding;
+import io.lancetrino.file.proto.encodings.FixedSizeList;
 import io.lancetrino.file.proto.encodings.Flat;
+import io.lancetrino.file.proto.encodings.FullZipLayout;
 import io.lancetrino.file.proto.encodings.InlineBitpacking;
 import io.lancetrino.file.proto.encodings.MiniBlockLayout;
 import io.lancetrino.file.proto.encodings.PageLayout;
@@ -33,6 +35,40 @@ final class PageLayouts
     static PageLayout miniBlock(long items, boolean hasNulls, CompressiveEncoding values, boolean largeChunks)
     {
         return miniBlock(items, hasNulls, values, largeChunks, null, 0);
+    }
+
+    /** A page whose chunks hold {@code valueBuffers} value buffers each. */
+    static PageLayout miniBlock(long items, boolean hasNulls, CompressiveEncoding values, boolean largeChunks, int valueBuffers)
+    {
+        PageLayout layout = miniBlock(items, hasNulls, values, largeChunks, null, 0);
+        return layout.toBuilder().setMiniBlockLayout(layout.getMiniBlockLayout().toBuilder().setNumBuffers(valueBuffers)).build();
+    }
+
+    /**
+     * A full-zip page of fixed-size records and no repetition: each record is its def level (one byte, when the page
+     * holds a null) followed by the value's {@code valueBits}.
+     */
+    static PageLayout fullZip(int items, boolean hasNulls, CompressiveEncoding values, int valueBits)
+    {
+        FullZipLayout layout = FullZipLayout.newBuilder()
+                .setBitsRep(0)
+                .setBitsDef(hasNulls ? 1 : 0)
+                .setBitsPerValue(valueBits)
+                .setNumItems(items)
+                .setNumVisibleItems(items)
+                .setValueCompression(values)
+                .addLayers(hasNulls ? RepDefLayer.REPDEF_NULLABLE_ITEM : RepDefLayer.REPDEF_ALL_VALID_ITEM)
+                .build();
+        return PageLayout.newBuilder().setFullZipLayout(layout).build();
+    }
+
+    /** Vectors: {@code dimension} values of {@code bitsPerValue} per row, after the row's item bitmap if it has one. */
+    static CompressiveEncoding fixedSizeList(int dimension, int bitsPerValue, boolean itemValidity)
+    {
+        return CompressiveEncoding.newBuilder().setFixedSizeList(FixedSizeList.newBuilder()
+                .setItemsPerValue(dimension)
+                .setHasValidity(itemValidity)
+                .setValues(flat(bitsPerValue))).build();
     }
 
     /**

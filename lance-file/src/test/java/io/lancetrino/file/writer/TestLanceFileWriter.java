@@ -150,7 +150,7 @@ final class TestLanceFileWriter
         List<List<Object>> expected = COLUMNS.stream().map(_ -> (List<Object>) new ArrayList<>()).toList();
         int minor = Integer.parseInt(version.substring(2));
         try (OutputStream output = Files.newOutputStream(path)) {
-            LanceFileWriter writer = new LanceFileWriter(output, 2, minor, COLUMNS.stream().map(Column::type).toList(), options, TestLanceFileWriter::descriptor, pageBytes);
+            LanceFileWriter writer = new LanceFileWriter(output, 2, minor, COLUMNS.stream().map(column -> FileColumn.of(column.type())).toList(), options, TestLanceFileWriter::descriptor, pageBytes);
             for (int batch = 0; batch < BATCHES; batch++) {
                 writer.write(randomPage(random, 1 + random.nextInt(3000), batch, shape, pools, expected));
             }

@@ -3,22 +3,31 @@ package io.lancetrino.plugin.write;
 import com.google.common.collect.ImmutableList;
 import com.google.protobuf.ByteString;
 import io.lancetrino.file.writer.EncodingOptions;
+import io.lancetrino.file.writer.FileColumn;
 import io.lancetrino.file.writer.LanceFileWriter;
 import io.lancetrino.metadata.fs.TableFileSystem;
 import io.lancetrino.metadata.proto.FileDescriptor;
 import io.lancetrino.metadata.proto.Schema;
 import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.metadata.schema.LanceFields;
+import io.lancetrino.metadata.schema.LogicalTypes;
 import io.trino.spi.Page;
+import io.trino.spi.TrinoException;
+import io.trino.spi.block.ArrayBlock;
+import io.trino.spi.block.Block;
 import io.trino.spi.type.Type;
 
 import java.io.IOException;
 import java.util.List;
+import java.util.OptionalInt;
 import java.util.Set;
+
+import static io.trino.spi.StandardErrorCode.CONSTRAINT_VIOLATION;
 
 /**
  * A data file written by the project's own Lance file writer, straight from Trino blocks. It writes format 2.2 files of
- * top-level columns of the types below and decimals; other tables' files are written by the SDK ({@link SdkDataFileWriter}).
+ * top-level columns of the types below, decimals and vectors (fixed-size lists of integers or floating point); other
+ * tables' files are written by the SDK ({@link SdkDataFileWriter}).
  */
 public final class JavaDataFileWriter
         implements DataFileWriter
@@ -31,6 +40,8 @@ public final class JavaDataFileWriter
             "time32:s", "time32:ms", "time64:us", "time64:ns");
     // Arrow's decimal128, whatever the precision: what the connector makes of every Trino decimal
     private static final String DECIMAL_128 = "decimal:128:";
+    // vectors: fixed-size lists of these
+    private static final Set<String> VECTOR_ELEMENTS = Set.of("int8", "int16", "int32", "int64", "float", "double");
     // format 2.1 stores values of 32 KiB and more only in full-zip pages, which the Java writer does not write yet
     private static final Set<String> FORMAT_VERSIONS = Set.of("2.2");
     /** Schema metadata of the files it writes, naming the writer as Parquet's {@code created_by} does. */
@@ -40,6 +51,8 @@ public final class JavaDataFileWriter
     private static final String COMPRESSION_LEVEL = "lance-encoding:compression-level";
 
     private final LanceFileWriter writer;
+    private final List<LanceField> fields;
+    private final List<FileColumn> columns;
 
     /**
      * @param arrowSchema the fields as Arrow has them, from which the file's own schema is numbered
@@ -51,11 +64,13 @@ public final class JavaDataFileWriter
                 .addAllFields(LanceFields.fromArrow(arrowSchema.getFields(), 0))
                 .putMetadata(WRITER_KEY, ByteString.copyFromUtf8(WRITER_VALUE))
                 .build();
-        this.writer = new LanceFileWriter(
+        this.fields = ImmutableList.copyOf(fields);
+        this.columns = fileColumns(fields, types);
+        this.writer = LanceFileWriter.create(
                 fileSystem.newOutputStream(location),
                 LanceDataFileLayout.majorVersion(fileFormatVersion),
                 LanceDataFileLayout.minorVersion(fileFormatVersion),
-                ImmutableList.copyOf(types),
+                columns,
                 encodingOptions(fields),
                 rows -> FileDescriptor.newBuilder().setSchema(schema).setLength(rows).build().toByteArray());
     }
@@ -63,8 +78,31 @@ public final class JavaDataFileWriter
     static boolean supports(List<LanceField> fields, List<Type> types, String fileFormatVersion)
     {
         return FORMAT_VERSIONS.contains(fileFormatVersion)
-                && fields.stream().allMatch(field -> field.children().isEmpty() && (LOGICAL_TYPES.contains(field.logicalType()) || field.logicalType().startsWith(DECIMAL_128)))
-                && types.stream().allMatch(LanceFileWriter::supports);
+                && fields.stream().allMatch(field -> isFlat(field) || isVector(field))
+                && fileColumns(fields, types).stream().allMatch(LanceFileWriter::supports);
+    }
+
+    private static boolean isFlat(LanceField field)
+    {
+        return field.children().isEmpty() && (LOGICAL_TYPES.contains(field.logicalType()) || field.logicalType().startsWith(DECIMAL_128));
+    }
+
+    private static boolean isVector(LanceField field)
+    {
+        // Lance keeps a fixed-size list's element in its logical type, not as a child field
+        return field.fixedSizeListSize().isPresent()
+                && field.children().isEmpty()
+                && VECTOR_ELEMENTS.contains(LogicalTypes.fixedSizeListElement(field.logicalType()));
+    }
+
+    private static List<FileColumn> fileColumns(List<LanceField> fields, List<Type> types)
+    {
+        ImmutableList.Builder<FileColumn> columns = ImmutableList.builder();
+        for (int i = 0; i < fields.size(); i++) {
+            OptionalInt dimension = fields.get(i).fixedSizeListSize();
+            columns.add(dimension.isPresent() ? FileColumn.vector(types.get(i), dimension.getAsInt()) : FileColumn.of(types.get(i)));
+        }
+        return columns.build();
     }
 
     /**
@@ -92,7 +130,37 @@ public final class JavaDataFileWriter
     public void write(Page page)
             throws IOException
     {
+        for (int column = 0; column < columns.size(); column++) {
+            OptionalInt dimension = columns.get(column).dimension();
+            if (dimension.isPresent()) {
+                checkVectorLengths(fields.get(column).name(), dimension.getAsInt(), page.getBlock(column));
+            }
+        }
         writer.write(page);
+    }
+
+    /** Every non-null array of a vector column has the column's dimension, or nothing of the write is committed. */
+    private static void checkVectorLengths(String column, int dimension, Block block)
+    {
+        ArrayBlock arrays = (ArrayBlock) block.getUnderlyingValueBlock();
+        int[] offsets = arrays.getRawOffsets();
+        int base = arrays.getOffsetBase();
+        int wrongLengths = 0;
+        int firstWrongLength = 0;
+        for (int position = 0; position < block.getPositionCount(); position++) {
+            if (block.isNull(position)) {
+                continue;
+            }
+            int array = base + block.getUnderlyingValuePosition(position);
+            int length = offsets[array + 1] - offsets[array];
+            if (length != dimension && wrongLengths++ == 0) {
+                firstWrongLength = length;
+            }
+        }
+        if (wrongLengths > 0) {
+            throw new TrinoException(CONSTRAINT_VIOLATION, "Column %s has dimension %s, but %s of %s rows written together have arrays of another length (the first has %s elements)"
+                    .formatted(column, dimension, wrongLengths, block.getPositionCount(), firstWrongLength));
+        }
     }
 
     @Override
