@@ -14,6 +14,9 @@ interface ColumnWriter
     /** An estimate of the encoded size of what is buffered, to decide when a page is full. */
     long bufferedBytes();
 
+    /** The heap bytes its buffers hold, for the engine's memory accounting. */
+    long retainedBytes();
+
     /** Encodes every buffered row into one page and starts over. */
     EncodedPage flush();
 }

@@ -9,6 +9,7 @@ import io.trino.spi.type.Type;
 
 import java.util.Arrays;
 
+import static io.airlift.slice.SizeOf.sizeOf;
 import static io.lancetrino.file.writer.PageLayouts.flat;
 import static java.util.Objects.requireNonNull;
 
@@ -75,6 +76,12 @@ final class Decimal128ColumnWriter
             }
             count++;
         }
+    }
+
+    @Override
+    public long retainedBytes()
+    {
+        return sizeOf(low) + sizeOf(high) + sizeOf(nulls);
     }
 
     @Override

@@ -21,6 +21,7 @@ import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 
+import static io.airlift.slice.SizeOf.sizeOf;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -139,6 +140,12 @@ final class FixedSizeListColumnWriter
             }
         }
         return true;
+    }
+
+    @Override
+    public long retainedBytes()
+    {
+        return values.getRetainedSize() + sizeOf(rowNulls) + itemNulls.size() / 8;
     }
 
     @Override

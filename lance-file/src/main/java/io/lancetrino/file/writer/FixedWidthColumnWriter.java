@@ -16,6 +16,7 @@ import io.trino.spi.type.Type;
 
 import java.util.Arrays;
 
+import static io.airlift.slice.SizeOf.sizeOf;
 import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
 import static java.util.Objects.requireNonNull;
 
@@ -120,6 +121,12 @@ final class FixedWidthColumnWriter
         }
         // REAL's long is its float's bits
         return type.getLong(block, position) / divisor;
+    }
+
+    @Override
+    public long retainedBytes()
+    {
+        return sizeOf(values) + sizeOf(nulls);
     }
 
     @Override

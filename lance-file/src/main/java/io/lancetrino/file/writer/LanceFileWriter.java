@@ -122,6 +122,12 @@ public final class LanceFileWriter
         rows += page.getPositionCount();
     }
 
+    /** The heap bytes the columns' buffered values hold: up to a page of each column. */
+    public long retainedBytes()
+    {
+        return columns.stream().mapToLong(ColumnWriter::retainedBytes).sum();
+    }
+
     /**
      * Writes the rest of the file and closes the output; returns the file's length in bytes.
      */

@@ -14,6 +14,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
 
+import static io.airlift.slice.SizeOf.sizeOf;
 import static io.lancetrino.file.writer.PageLayouts.flat;
 import static java.util.Objects.requireNonNull;
 
@@ -83,6 +84,12 @@ final class VariableWidthColumnWriter
             ends[count] = bytes.size();
             count++;
         }
+    }
+
+    @Override
+    public long retainedBytes()
+    {
+        return bytes.getRetainedSize() + sizeOf(ends) + sizeOf(nulls);
     }
 
     @Override

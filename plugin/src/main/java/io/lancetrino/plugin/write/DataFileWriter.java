@@ -16,6 +16,9 @@ interface DataFileWriter
     long finish()
             throws IOException;
 
+    /** Heap bytes it holds that the allocator of the sink does not count (the Java writer's buffered pages). */
+    long retainedBytes();
+
     /** Stops writing after a failure; the caller deletes the file. */
     void abort();
 }

@@ -164,6 +164,12 @@ public final class JavaDataFileWriter
     }
 
     @Override
+    public long retainedBytes()
+    {
+        return writer.retainedBytes();
+    }
+
+    @Override
     public long finish()
             throws IOException
     {

@@ -141,9 +141,10 @@ public final class LanceFileSink
         return writtenBytes;
     }
 
+    /** Arrow memory of the SDK writer, and the Java writer's buffered pages. */
     long memoryUsage()
     {
-        return allocator.getAllocatedMemory();
+        return allocator.getAllocatedMemory() + (writer == null ? 0 : writer.retainedBytes());
     }
 
     private void openFile()

@@ -52,6 +52,13 @@ final class SdkDataFileWriter
     }
 
     @Override
+    public long retainedBytes()
+    {
+        // its batches are Arrow memory, which the sink's allocator counts
+        return 0;
+    }
+
+    @Override
     public long finish()
             throws IOException
     {
