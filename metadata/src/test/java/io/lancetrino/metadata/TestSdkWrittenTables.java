@@ -116,7 +116,7 @@ final class TestSdkWrittenTables
             throws Exception
     {
         String location = FilePaths.deletionFile(snapshot, fragment).orElseThrow();
-        return DeletionVectors.read(location, fileSystem.readFile(location), DeletionVectors.isBitmapLocation(location), allocator);
+        return DeletionVectors.read(location, fileSystem.readFile(location), DeletionVectors.isBitmapLocation(location));
     }
 
     private void writeTable(String uri, int rows, WriteParams params)

@@ -572,7 +572,7 @@ public final class LancePageSource
     private RoaringBitmap readDeletionVector(String location)
     {
         try {
-            return DeletionVectors.read(location, fileSystem.readFile(location), DeletionVectors.isBitmapLocation(location), allocator);
+            return DeletionVectors.read(location, fileSystem.readFile(location), DeletionVectors.isBitmapLocation(location));
         }
         catch (FileNotFoundException e) {
             throw new TrinoException(LANCE_MISSING_FILE, "Table %s, fragment %s: deletion file %s does not exist".formatted(split.table(), split.fragmentId(), location), e);

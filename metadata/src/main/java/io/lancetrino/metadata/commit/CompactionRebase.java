@@ -1,6 +1,5 @@
 package io.lancetrino.metadata.commit;
 
-import io.lancetrino.metadata.ArrowAllocators;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.deletion.DeletionFiles;
@@ -8,7 +7,6 @@ import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.proto.Manifest;
 import io.lancetrino.metadata.proto.Transaction;
 import io.lancetrino.metadata.proto.Transaction.OperationCase;
-import org.apache.arrow.memory.BufferAllocator;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.util.HashMap;
@@ -57,17 +55,15 @@ final class CompactionRebase
         Map<Long, DataFragment> now = new HashMap<>();
         committed.manifest().getFragmentsList().forEach(fragment -> now.put(fragment.getId(), fragment));
         Transaction.Rewrite.Builder rewrite = mine.getRewrite().toBuilder().clearGroups();
-        try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE)) {
-            for (Transaction.RewriteGroup group : mine.getRewrite().getGroupsList()) {
-                if (group.getOldFragmentsList().stream().noneMatch(fragment -> changed.contains(fragment.getId()))) {
-                    rewrite.addGroups(group);
-                    continue;
-                }
-                Optional<Map<String, RoaringBitmap>> deletions = carry(group, changed, now, committed, allocator);
-                if (deletions.isPresent()) {
-                    deletions.get().forEach((file, rows) -> carried.computeIfAbsent(file, _ -> new RoaringBitmap()).or(rows));
-                    rewrite.addGroups(group);
-                }
+        for (Transaction.RewriteGroup group : mine.getRewrite().getGroupsList()) {
+            if (group.getOldFragmentsList().stream().noneMatch(fragment -> changed.contains(fragment.getId()))) {
+                rewrite.addGroups(group);
+                continue;
+            }
+            Optional<Map<String, RoaringBitmap>> deletions = carry(group, changed, now, committed);
+            if (deletions.isPresent()) {
+                deletions.get().forEach((file, rows) -> carried.computeIfAbsent(file, _ -> new RoaringBitmap()).or(rows));
+                rewrite.addGroups(group);
             }
         }
         if (rewrite.getGroupsCount() == 0) {
@@ -79,7 +75,7 @@ final class CompactionRebase
     /**
      * The rows deleted since the compaction read the group's changed fragments, as offsets in its new fragments.
      */
-    private Optional<Map<String, RoaringBitmap>> carry(Transaction.RewriteGroup group, Set<Long> changed, Map<Long, DataFragment> now, TableSnapshot committed, BufferAllocator allocator)
+    private Optional<Map<String, RoaringBitmap>> carry(Transaction.RewriteGroup group, Set<Long> changed, Map<Long, DataFragment> now, TableSnapshot committed)
     {
         List<DataFragment> written = group.getNewFragmentsList();
         long[] starts = RowChangeRebase.starts(written);
@@ -87,16 +83,16 @@ final class CompactionRebase
         long position = 0;
         for (DataFragment old : group.getOldFragmentsList()) {
             if (!changed.contains(old.getId())) {
-                position += old.getPhysicalRows() - RowChangeRebase.deletedCount(table, committed, old, allocator);
+                position += old.getPhysicalRows() - RowChangeRebase.deletedCount(table, committed, old);
                 continue;
             }
             // what the compaction skipped: the rows deleted when it read the fragment
-            RoaringBitmap skipped = DeletionFiles.read(table.fileSystem(), committed, old, allocator);
+            RoaringBitmap skipped = DeletionFiles.read(table.fileSystem(), committed, old);
             DataFragment current = now.get(old.getId());
             if (current == null || !current.getFilesList().equals(old.getFilesList()) || current.getPhysicalRows() != old.getPhysicalRows()) {
                 return Optional.empty();
             }
-            RoaringBitmap deleted = DeletionFiles.read(table.fileSystem(), committed, current, allocator);
+            RoaringBitmap deleted = DeletionFiles.read(table.fileSystem(), committed, current);
             if (!deleted.contains(skipped)) {
                 return Optional.empty();
             }
@@ -127,17 +123,15 @@ final class CompactionRebase
     {
         Manifest.Builder next = manifest.toBuilder();
         Map<String, DataFragment> deleted = new HashMap<>();
-        try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE)) {
-            for (int i = 0; i < next.getFragmentsCount(); i++) {
-                DataFragment fragment = next.getFragments(i);
-                RoaringBitmap rows = carried.get(RowChangeRebase.firstFile(fragment));
-                if (rows != null) {
-                    DataFragment withDeletions = fragment.toBuilder()
-                            .setDeletionFile(DeletionFiles.write(table.fileSystem(), datasetLocation, fragment.getId(), manifest.getVersion() - 1, rows, allocator))
-                            .build();
-                    next.setFragments(i, withDeletions);
-                    deleted.put(RowChangeRebase.firstFile(fragment), withDeletions);
-                }
+        for (int i = 0; i < next.getFragmentsCount(); i++) {
+            DataFragment fragment = next.getFragments(i);
+            RoaringBitmap rows = carried.get(RowChangeRebase.firstFile(fragment));
+            if (rows != null) {
+                DataFragment withDeletions = fragment.toBuilder()
+                        .setDeletionFile(DeletionFiles.write(table.fileSystem(), datasetLocation, fragment.getId(), manifest.getVersion() - 1, rows))
+                        .build();
+                next.setFragments(i, withDeletions);
+                deleted.put(RowChangeRebase.firstFile(fragment), withDeletions);
             }
         }
         Transaction.Rewrite.Builder rewrite = compaction.getRewrite().toBuilder();

@@ -1,13 +1,11 @@
 package io.lancetrino.metadata.commit;
 
-import io.lancetrino.metadata.ArrowAllocators;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.deletion.DeletionFiles;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.proto.Transaction;
 import io.lancetrino.metadata.proto.Transaction.OperationCase;
-import org.apache.arrow.memory.BufferAllocator;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.util.ArrayList;
@@ -67,38 +65,36 @@ final class RowChangeRebase
         }
         TableSnapshot committed = table.snapshot(branch, version);
         Deletions deletions = Deletions.of(mine);
-        try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE)) {
-            Optional<Map<Long, RoaringBitmap>> moved = theirs.getOperationCase() == OperationCase.REWRITE
-                    ? followRewrite(theirs.getRewrite(), deletions, committed, allocator)
-                    : uniteWith(ConflictChecker.touchedFragments(theirs), deletions, committed, allocator);
-            if (moved.isEmpty()) {
-                return Optional.empty();
-            }
-            Map<Long, DataFragment> fragments = fragmentsById(committed);
-            for (Map.Entry<Long, RoaringBitmap> entry : moved.get().entrySet()) {
-                DataFragment target = fragments.get(entry.getKey());
-                bases.put(target.getId(), target);
-                RoaringBitmap deleted = DeletionFiles.read(table.fileSystem(), committed, target, allocator);
-                deleted.or(entry.getValue());
-                deletions.forget(target.getId());
-                if (deleted.getLongCardinality() >= target.getPhysicalRows()) {
-                    deletions.removed.add(target.getId());
-                }
-                else {
-                    deletions.updated.add(target.toBuilder()
-                            .setDeletionFile(DeletionFiles.write(table.fileSystem(), committed.datasetLocation(), target.getId(), version, deleted, allocator))
-                            .build());
-                }
-            }
-            return Optional.of(deletions.into(mine));
+        Optional<Map<Long, RoaringBitmap>> moved = theirs.getOperationCase() == OperationCase.REWRITE
+                ? followRewrite(theirs.getRewrite(), deletions, committed)
+                : uniteWith(ConflictChecker.touchedFragments(theirs), deletions, committed);
+        if (moved.isEmpty()) {
+            return Optional.empty();
         }
+        Map<Long, DataFragment> fragments = fragmentsById(committed);
+        for (Map.Entry<Long, RoaringBitmap> entry : moved.get().entrySet()) {
+            DataFragment target = fragments.get(entry.getKey());
+            bases.put(target.getId(), target);
+            RoaringBitmap deleted = DeletionFiles.read(table.fileSystem(), committed, target);
+            deleted.or(entry.getValue());
+            deletions.forget(target.getId());
+            if (deleted.getLongCardinality() >= target.getPhysicalRows()) {
+                deletions.removed.add(target.getId());
+            }
+            else {
+                deletions.updated.add(target.toBuilder()
+                        .setDeletionFile(DeletionFiles.write(table.fileSystem(), committed.datasetLocation(), target.getId(), version, deleted))
+                        .build());
+            }
+        }
+        return Optional.of(deletions.into(mine));
     }
 
     /**
      * The statement's own deleted rows in fragments another DELETE or UPDATE changed, by fragment id; empty when that
      * change deleted one of the same rows or replaced the fragment's data.
      */
-    private Optional<Map<Long, RoaringBitmap>> uniteWith(Set<Long> changed, Deletions deletions, TableSnapshot committed, BufferAllocator allocator)
+    private Optional<Map<Long, RoaringBitmap>> uniteWith(Set<Long> changed, Deletions deletions, TableSnapshot committed)
     {
         Map<Long, DataFragment> fragments = fragmentsById(committed);
         Map<Long, RoaringBitmap> united = new HashMap<>();
@@ -111,8 +107,8 @@ final class RowChangeRebase
             if (theirs == null || base == null || !theirs.getFilesList().equals(base.getFilesList()) || theirs.getPhysicalRows() != base.getPhysicalRows()) {
                 return Optional.empty();
             }
-            RoaringBitmap own = ownRows(base, deletions, committed, allocator);
-            if (RoaringBitmap.intersects(own, DeletionFiles.read(table.fileSystem(), committed, theirs, allocator))) {
+            RoaringBitmap own = ownRows(base, deletions, committed);
+            if (RoaringBitmap.intersects(own, DeletionFiles.read(table.fileSystem(), committed, theirs))) {
                 return Optional.empty();
             }
             united.put(id, own);
@@ -123,12 +119,12 @@ final class RowChangeRebase
     /**
      * The statement's own deleted rows in fragments the compaction rewrote, mapped to the compacted fragments by id.
      */
-    private Optional<Map<Long, RoaringBitmap>> followRewrite(Transaction.Rewrite rewrite, Deletions deletions, TableSnapshot compacted, BufferAllocator allocator)
+    private Optional<Map<Long, RoaringBitmap>> followRewrite(Transaction.Rewrite rewrite, Deletions deletions, TableSnapshot compacted)
     {
         Map<Long, RoaringBitmap> moved = new HashMap<>();
         for (Transaction.RewriteGroup group : ManifestBuilder.rewriteGroups(rewrite)) {
             if (group.getOldFragmentsList().stream().anyMatch(old -> deletions.touches(old.getId()))) {
-                Optional<Map<Long, RoaringBitmap>> groupMoves = followGroup(group, deletions, compacted, allocator);
+                Optional<Map<Long, RoaringBitmap>> groupMoves = followGroup(group, deletions, compacted);
                 if (groupMoves.isEmpty()) {
                     return Optional.empty();
                 }
@@ -140,7 +136,7 @@ final class RowChangeRebase
         return Optional.of(moved);
     }
 
-    private Optional<Map<Long, RoaringBitmap>> followGroup(Transaction.RewriteGroup group, Deletions deletions, TableSnapshot compacted, BufferAllocator allocator)
+    private Optional<Map<Long, RoaringBitmap>> followGroup(Transaction.RewriteGroup group, Deletions deletions, TableSnapshot compacted)
     {
         Map<String, DataFragment> byFirstFile = new HashMap<>();
         compacted.manifest().getFragmentsList().forEach(fragment -> byFirstFile.put(firstFile(fragment), fragment));
@@ -161,7 +157,7 @@ final class RowChangeRebase
         long position = 0;
         for (DataFragment old : group.getOldFragmentsList()) {
             if (!deletions.touches(old.getId())) {
-                position += old.getPhysicalRows() - deletedCount(table, compacted, old, allocator);
+                position += old.getPhysicalRows() - deletedCount(table, compacted, old);
                 continue;
             }
             DataFragment base = bases.get(old.getId());
@@ -170,11 +166,11 @@ final class RowChangeRebase
             if (base == null || base.getPhysicalRows() != old.getPhysicalRows() || !base.getFilesList().equals(old.getFilesList())) {
                 return Optional.empty();
             }
-            RoaringBitmap compactedAway = DeletionFiles.read(table.fileSystem(), compacted, old, allocator);
-            if (!DeletionFiles.read(table.fileSystem(), compacted, base, allocator).contains(compactedAway)) {
+            RoaringBitmap compactedAway = DeletionFiles.read(table.fileSystem(), compacted, old);
+            if (!DeletionFiles.read(table.fileSystem(), compacted, base).contains(compactedAway)) {
                 return Optional.empty();
             }
-            for (int row : ownRows(base, deletions, compacted, allocator)) {
+            for (int row : ownRows(base, deletions, compacted)) {
                 long at = position + row - compactedAway.rank(row);
                 int target = targetOf(targetStarts, at);
                 if (target < 0 || at - targetStarts[target] >= targets.get(target).getPhysicalRows()) {
@@ -190,23 +186,23 @@ final class RowChangeRebase
     /**
      * The rows of the fragment the statement deletes that were not deleted in {@code base}, the fragment it read.
      */
-    private RoaringBitmap ownRows(DataFragment base, Deletions deletions, TableSnapshot snapshot, BufferAllocator allocator)
+    private RoaringBitmap ownRows(DataFragment base, Deletions deletions, TableSnapshot snapshot)
     {
         return ownRows.computeIfAbsent(base.getId(), id -> {
-            RoaringBitmap all = deletions.deletedRows(base, table, snapshot, allocator);
-            all.andNot(DeletionFiles.read(table.fileSystem(), snapshot, base, allocator));
+            RoaringBitmap all = deletions.deletedRows(base, table, snapshot);
+            all.andNot(DeletionFiles.read(table.fileSystem(), snapshot, base));
             return all;
         });
     }
 
-    static long deletedCount(LanceTable table, TableSnapshot snapshot, DataFragment fragment, BufferAllocator allocator)
+    static long deletedCount(LanceTable table, TableSnapshot snapshot, DataFragment fragment)
     {
         if (!fragment.hasDeletionFile()) {
             return 0;
         }
         // older writers left the count out
         long count = fragment.getDeletionFile().getNumDeletedRows();
-        return count > 0 ? count : DeletionFiles.read(table.fileSystem(), snapshot, fragment, allocator).getLongCardinality();
+        return count > 0 ? count : DeletionFiles.read(table.fileSystem(), snapshot, fragment).getLongCardinality();
     }
 
     /**
@@ -273,7 +269,7 @@ final class RowChangeRebase
         /**
          * Every row of the fragment deleted once the statement commits: its deletions before the statement and its own.
          */
-        RoaringBitmap deletedRows(DataFragment base, LanceTable table, TableSnapshot snapshot, BufferAllocator allocator)
+        RoaringBitmap deletedRows(DataFragment base, LanceTable table, TableSnapshot snapshot)
         {
             if (removed.contains(base.getId())) {
                 RoaringBitmap all = new RoaringBitmap();
@@ -281,7 +277,7 @@ final class RowChangeRebase
                 return all;
             }
             DataFragment mine = updated.stream().filter(fragment -> fragment.getId() == base.getId()).findFirst().orElseThrow();
-            return DeletionFiles.read(table.fileSystem(), snapshot, mine, allocator);
+            return DeletionFiles.read(table.fileSystem(), snapshot, mine);
         }
 
         void forget(long fragmentId)

@@ -6,7 +6,6 @@ import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.fs.TableFileSystem;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.proto.DeletionFile;
-import org.apache.arrow.memory.BufferAllocator;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.io.IOException;
@@ -25,14 +24,14 @@ public final class DeletionFiles
     /**
      * The rows deleted in the fragment as the snapshot sees it; empty when it has no deletion file.
      */
-    public static RoaringBitmap read(TableFileSystem fileSystem, TableSnapshot snapshot, DataFragment fragment, BufferAllocator allocator)
+    public static RoaringBitmap read(TableFileSystem fileSystem, TableSnapshot snapshot, DataFragment fragment)
     {
         Optional<String> location = FilePaths.deletionFile(snapshot, fragment);
         if (location.isEmpty()) {
             return new RoaringBitmap();
         }
         try {
-            return DeletionVectors.read(location.get(), fileSystem.readFile(location.get()), DeletionVectors.isBitmapLocation(location.get()), allocator);
+            return DeletionVectors.read(location.get(), fileSystem.readFile(location.get()), DeletionVectors.isBitmapLocation(location.get()));
         }
         catch (IOException e) {
             throw new LanceTableException(FILESYSTEM_ERROR, "Cannot read deletion file %s: %s".formatted(location.get(), e.getMessage()), e);
@@ -42,7 +41,7 @@ public final class DeletionFiles
     /**
      * Writes the rows as a new deletion file in the dataset's own {@code _deletions/}; parents' files are never changed.
      */
-    public static DeletionFile write(TableFileSystem fileSystem, String datasetLocation, long fragmentId, long readVersion, RoaringBitmap rows, BufferAllocator allocator)
+    public static DeletionFile write(TableFileSystem fileSystem, String datasetLocation, long fragmentId, long readVersion, RoaringBitmap rows)
     {
         boolean bitmap = DeletionVectors.useBitmap(rows);
         DeletionFile deletion = DeletionFile.newBuilder()
@@ -53,7 +52,7 @@ public final class DeletionFiles
                 .build();
         String location = TableFileSystem.join(datasetLocation, "_deletions/" + FilePaths.deletionFileName(fragmentId, deletion));
         try {
-            fileSystem.writeFile(location, bitmap ? DeletionVectors.writeBitmap(rows) : DeletionVectors.writeArrow(rows, allocator));
+            fileSystem.writeFile(location, bitmap ? DeletionVectors.writeBitmap(rows) : DeletionVectors.writeArrow(rows));
         }
         catch (IOException e) {
             throw new LanceTableException(FILESYSTEM_ERROR, "Cannot write deletion file %s: %s".formatted(location, e.getMessage()), e);

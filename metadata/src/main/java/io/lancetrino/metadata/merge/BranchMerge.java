@@ -1,6 +1,5 @@
 package io.lancetrino.metadata.merge;
 
-import io.lancetrino.metadata.ArrowAllocators;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
@@ -12,7 +11,6 @@ import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.proto.Field;
 import io.lancetrino.metadata.proto.Manifest;
 import io.lancetrino.metadata.proto.Transaction;
-import org.apache.arrow.memory.BufferAllocator;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.util.ArrayList;
@@ -64,50 +62,48 @@ public final class BranchMerge
             Map<String, String> properties)
     {
         MergePlan plan;
-        try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE)) {
-            plan = MergePlanner.plan(targetTable.fileSystem(), base.snapshot(), source, target,
-                    Rewrites.rewrittenSince(sourceTable, source, base.snapshot()), Rewrites.rewrittenSince(targetTable, target, base.snapshot()), policy, allocator);
-            if (fastForwardOnly && !plan.fastForward()) {
-                throw new LanceTableException(NOT_AN_ANCESTOR, "Table %s: %s is not an ancestor of %s: it changed since their common version %s; merge instead of fast-forwarding"
-                        .formatted(targetTable.displayName(), describe(target), sourceName, base.description()));
-            }
-            if (plan.conflicts().stream().anyMatch(conflict -> conflict.kind() == MergeConflict.Kind.FRAGMENT_REWRITTEN)) {
-                throw new LanceTableException(MERGE_CONFLICT, "Cannot merge %s into %s of table %s (merge base %s), nothing was changed: a fragment compacted on one side was changed on the other, which no on_conflict policy resolves; merge before compacting: %s"
-                        .formatted(sourceName, describe(target), targetTable.displayName(), base.description(),
-                                plan.conflicts().stream().map(MergeConflict::toString).collect(joining("; "))));
-            }
-            if (!plan.conflicts().isEmpty() && policy == MergePolicy.FAIL) {
-                throw new LanceTableException(MERGE_CONFLICT, "Cannot merge %s into %s of table %s (merge base %s): %s conflict%s, nothing was changed; use on_conflict => 'source_wins' or 'target_wins' to resolve them: %s"
-                        .formatted(sourceName, describe(target), targetTable.displayName(), base.description(), plan.conflicts().size(), plan.conflicts().size() == 1 ? "" : "s",
-                                plan.conflicts().stream().map(MergeConflict::toString).collect(joining("; "))));
-            }
-            if (dryRun || plan.changesNothing(target.manifest().getFieldsList())) {
-                return outcome(plan, base, OptionalLong.empty());
-            }
-            List<DataFragment> updated = new ArrayList<>(plan.changedFragments());
-            for (Map.Entry<DataFragment, RoaringBitmap> union : plan.deletionUnions().entrySet()) {
-                DataFragment fragment = union.getKey();
-                updated.add(fragment.toBuilder()
-                        .setDeletionFile(DeletionFiles.write(targetTable.fileSystem(), target.datasetLocation(), fragment.getId(), target.version(), union.getValue(), allocator))
-                        .build());
-            }
-            Transaction transaction = Transaction.newBuilder()
-                    .setReadVersion(target.version())
-                    .setUuid(UUID.randomUUID().toString())
-                    .putAllTransactionProperties(properties)
-                    .putTransactionProperties(MergeRecords.SOURCE, sourceId)
-                    .putTransactionProperties(MergeRecords.SOURCE_VERSION, String.valueOf(source.version()))
-                    .putTransactionProperties(MergeRecords.BASE, base.description())
-                    .putTransactionProperties(MergeRecords.FAST_FORWARD, String.valueOf(plan.fastForward()))
-                    .setUpdate(Transaction.Update.newBuilder()
-                            .addAllRemovedFragmentIds(plan.removedFragments())
-                            .addAllUpdatedFragments(updated)
-                            .addAllNewFragments(plan.newFragments()))
-                    .build();
-            CommitResult result = committer.commit(targetTable, target.branch(), transaction,
-                    manifest -> withNewFragmentDeletions(applySettings(manifest, plan, target), plan, targetTable, target, allocator));
-            return outcome(plan, base, OptionalLong.of(result.manifest().version()));
+        plan = MergePlanner.plan(targetTable.fileSystem(), base.snapshot(), source, target,
+                Rewrites.rewrittenSince(sourceTable, source, base.snapshot()), Rewrites.rewrittenSince(targetTable, target, base.snapshot()), policy);
+        if (fastForwardOnly && !plan.fastForward()) {
+            throw new LanceTableException(NOT_AN_ANCESTOR, "Table %s: %s is not an ancestor of %s: it changed since their common version %s; merge instead of fast-forwarding"
+                    .formatted(targetTable.displayName(), describe(target), sourceName, base.description()));
         }
+        if (plan.conflicts().stream().anyMatch(conflict -> conflict.kind() == MergeConflict.Kind.FRAGMENT_REWRITTEN)) {
+            throw new LanceTableException(MERGE_CONFLICT, "Cannot merge %s into %s of table %s (merge base %s), nothing was changed: a fragment compacted on one side was changed on the other, which no on_conflict policy resolves; merge before compacting: %s"
+                    .formatted(sourceName, describe(target), targetTable.displayName(), base.description(),
+                            plan.conflicts().stream().map(MergeConflict::toString).collect(joining("; "))));
+        }
+        if (!plan.conflicts().isEmpty() && policy == MergePolicy.FAIL) {
+            throw new LanceTableException(MERGE_CONFLICT, "Cannot merge %s into %s of table %s (merge base %s): %s conflict%s, nothing was changed; use on_conflict => 'source_wins' or 'target_wins' to resolve them: %s"
+                    .formatted(sourceName, describe(target), targetTable.displayName(), base.description(), plan.conflicts().size(), plan.conflicts().size() == 1 ? "" : "s",
+                            plan.conflicts().stream().map(MergeConflict::toString).collect(joining("; "))));
+        }
+        if (dryRun || plan.changesNothing(target.manifest().getFieldsList())) {
+            return outcome(plan, base, OptionalLong.empty());
+        }
+        List<DataFragment> updated = new ArrayList<>(plan.changedFragments());
+        for (Map.Entry<DataFragment, RoaringBitmap> union : plan.deletionUnions().entrySet()) {
+            DataFragment fragment = union.getKey();
+            updated.add(fragment.toBuilder()
+                    .setDeletionFile(DeletionFiles.write(targetTable.fileSystem(), target.datasetLocation(), fragment.getId(), target.version(), union.getValue()))
+                    .build());
+        }
+        Transaction transaction = Transaction.newBuilder()
+                .setReadVersion(target.version())
+                .setUuid(UUID.randomUUID().toString())
+                .putAllTransactionProperties(properties)
+                .putTransactionProperties(MergeRecords.SOURCE, sourceId)
+                .putTransactionProperties(MergeRecords.SOURCE_VERSION, String.valueOf(source.version()))
+                .putTransactionProperties(MergeRecords.BASE, base.description())
+                .putTransactionProperties(MergeRecords.FAST_FORWARD, String.valueOf(plan.fastForward()))
+                .setUpdate(Transaction.Update.newBuilder()
+                        .addAllRemovedFragmentIds(plan.removedFragments())
+                        .addAllUpdatedFragments(updated)
+                        .addAllNewFragments(plan.newFragments()))
+                .build();
+        CommitResult result = committer.commit(targetTable, target.branch(), transaction,
+                manifest -> withNewFragmentDeletions(applySettings(manifest, plan, target), plan, targetTable, target));
+        return outcome(plan, base, OptionalLong.of(result.manifest().version()));
     }
 
     /**
@@ -140,7 +136,7 @@ public final class BranchMerge
      * fragment's id, so the source's file cannot be referred to under the target's id); on every attempt, as a
      * concurrent commit changes the numbering.
      */
-    private static Manifest withNewFragmentDeletions(Manifest manifest, MergePlan plan, LanceTable targetTable, TableSnapshot target, BufferAllocator allocator)
+    private static Manifest withNewFragmentDeletions(Manifest manifest, MergePlan plan, LanceTable targetTable, TableSnapshot target)
     {
         Manifest.Builder next = manifest.toBuilder();
         int first = manifest.getFragmentsCount() - plan.newFragments().size();
@@ -152,7 +148,7 @@ public final class BranchMerge
             }
             if (!deleted.isEmpty()) {
                 next.setFragments(first + i, fragment.toBuilder()
-                        .setDeletionFile(DeletionFiles.write(targetTable.fileSystem(), target.datasetLocation(), fragment.getId(), target.version(), deleted, allocator)));
+                        .setDeletionFile(DeletionFiles.write(targetTable.fileSystem(), target.datasetLocation(), fragment.getId(), target.version(), deleted)));
             }
         }
         return ManifestBuilder.withFlags(next).build();

@@ -7,7 +7,6 @@ import io.lancetrino.metadata.fs.TableFileSystem;
 import io.lancetrino.metadata.proto.DataFile;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.proto.Field;
-import org.apache.arrow.memory.BufferAllocator;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.util.ArrayList;
@@ -57,7 +56,7 @@ final class MergePlanner
      * @param sourceRewritten fragments (by first data file location) the source compacted since the base
      * @param targetRewritten the same for the target
      */
-    static MergePlan plan(TableFileSystem fileSystem, TableSnapshot base, TableSnapshot source, TableSnapshot target, Set<String> sourceRewritten, Set<String> targetRewritten, MergePolicy policy, BufferAllocator allocator)
+    static MergePlan plan(TableFileSystem fileSystem, TableSnapshot base, TableSnapshot source, TableSnapshot target, Set<String> sourceRewritten, Set<String> targetRewritten, MergePolicy policy)
     {
         Map<String, Entry> baseFragments = index(base);
         Map<String, Entry> sourceFragments = index(source);
@@ -84,7 +83,7 @@ final class MergePlanner
                 // a deletion file is named by its fragment's id, which the target gives at commit: the rows are written again then
                 DataFragment fragment = entry.getValue().fragment();
                 newFragments.add(bases.repoint(source, fragment.toBuilder().clearDeletionFile().build(), schema.sourceFieldIds()));
-                newFragmentDeletions.add(DeletionFiles.read(fileSystem, source, fragment, allocator));
+                newFragmentDeletions.add(DeletionFiles.read(fileSystem, source, fragment));
                 rowsAdded += entry.getValue().liveRows();
             }
         }
@@ -118,8 +117,8 @@ final class MergePlanner
             String sourceDeletion = onSource.deletionKey();
             boolean deletionsChanged = !sourceDeletion.equals(onTarget.deletionKey()) && (onBase == null || !sourceDeletion.equals(onBase.deletionKey()));
             if (deletionsChanged) {
-                RoaringBitmap targetRows = DeletionFiles.read(fileSystem, target, onTarget.fragment(), allocator);
-                RoaringBitmap union = RoaringBitmap.or(targetRows, DeletionFiles.read(fileSystem, source, onSource.fragment(), allocator));
+                RoaringBitmap targetRows = DeletionFiles.read(fileSystem, target, onTarget.fragment());
+                RoaringBitmap union = RoaringBitmap.or(targetRows, DeletionFiles.read(fileSystem, source, onSource.fragment()));
                 rowsDeleted += union.getLongCardinality() - targetRows.getLongCardinality();
                 if (union.getLongCardinality() >= result.getPhysicalRows()) {
                     removed.add(result.getId());
@@ -157,7 +156,7 @@ final class MergePlanner
             }
         }
         Map<String, Optional<String>> config = mergeConfig(base, source, target, policy, conflicts);
-        boolean fastForward = sameContent(fileSystem, base, target, allocator);
+        boolean fastForward = sameContent(fileSystem, base, target);
         return new MergePlan(newFragments, newFragmentDeletions, changed, unions, removed, schema, config, bases, conflicts, rowsAdded, rowsDeleted, fastForward);
     }
 
@@ -166,7 +165,7 @@ final class MergePlanner
      * not moved since the first and a merge into it is a fast-forward. Deleted rows are compared, not deletion file
      * locations: a merge writes the rows it brings over into a deletion file of the target's own.
      */
-    static boolean sameContent(TableFileSystem fileSystem, TableSnapshot first, TableSnapshot second, BufferAllocator allocator)
+    static boolean sameContent(TableFileSystem fileSystem, TableSnapshot first, TableSnapshot second)
     {
         if (!first.manifest().getFieldsList().equals(second.manifest().getFieldsList()) || !config(first).equals(config(second))) {
             return false;
@@ -183,7 +182,7 @@ final class MergePlanner
                 return false;
             }
             if (!onFirst.deletionKey().equals(onSecond.deletionKey())
-                    && !DeletionFiles.read(fileSystem, first, onFirst.fragment(), allocator).equals(DeletionFiles.read(fileSystem, second, onSecond.fragment(), allocator))) {
+                    && !DeletionFiles.read(fileSystem, first, onFirst.fragment()).equals(DeletionFiles.read(fileSystem, second, onSecond.fragment()))) {
                 return false;
             }
         }

@@ -191,7 +191,7 @@ final class TestTableCommitter
             return new RoaringBitmap();
         }
         String location = io.lancetrino.metadata.FilePaths.deletionFile(snapshot, fragment).orElseThrow();
-        return DeletionVectors.read(location, fileSystem.readFile(location), DeletionVectors.isBitmapLocation(location), allocator);
+        return DeletionVectors.read(location, fileSystem.readFile(location), DeletionVectors.isBitmapLocation(location));
     }
 
     @Test
@@ -585,7 +585,7 @@ final class TestTableCommitter
         DataFragment fragment = read.manifest().getFragments(fragmentIndex);
         long id = ThreadLocalRandom.current().nextLong() & Long.MAX_VALUE;
         String name = "%s-%s-%s.%s".formatted(fragment.getId(), read.version(), id, bitmap ? "bin" : "arrow");
-        byte[] content = bitmap ? DeletionVectors.writeBitmap(rows) : DeletionVectors.writeArrow(rows, allocator);
+        byte[] content = bitmap ? DeletionVectors.writeBitmap(rows) : DeletionVectors.writeArrow(rows);
         fileSystem.writeFile(read.datasetLocation() + "/_deletions/" + name, content);
         DataFragment updated = fragment.toBuilder()
                 .setDeletionFile(DeletionFile.newBuilder()
@@ -609,9 +609,9 @@ final class TestTableCommitter
         Transaction.Delete.Builder delete = Transaction.Delete.newBuilder().setPredicate("test");
         rows.forEach((index, deleted) -> {
             DataFragment fragment = read.manifest().getFragments(index);
-            RoaringBitmap all = DeletionFiles.read(fileSystem, read, fragment, allocator);
+            RoaringBitmap all = DeletionFiles.read(fileSystem, read, fragment);
             all.or(deleted);
-            delete.addUpdatedFragments(fragment.toBuilder().setDeletionFile(DeletionFiles.write(fileSystem, read.datasetLocation(), fragment.getId(), read.version(), all, allocator)));
+            delete.addUpdatedFragments(fragment.toBuilder().setDeletionFile(DeletionFiles.write(fileSystem, read.datasetLocation(), fragment.getId(), read.version(), all)));
         });
         removed.forEach(index -> delete.addDeletedFragmentIds(read.manifest().getFragments(index).getId()));
         return Transaction.newBuilder()

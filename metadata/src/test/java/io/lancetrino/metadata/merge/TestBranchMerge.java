@@ -282,13 +282,13 @@ final class TestBranchMerge
     {
         TableSnapshot head = new RefResolver(table).latest(branch);
         DataFragment fragment = head.manifest().getFragments(fragmentIndex);
-        RoaringBitmap all = RoaringBitmap.or(DeletionFiles.read(fileSystem, head, fragment, allocator), rows);
+        RoaringBitmap all = RoaringBitmap.or(DeletionFiles.read(fileSystem, head, fragment), rows);
         Transaction.Delete.Builder delete = Transaction.Delete.newBuilder();
         if (all.getLongCardinality() == fragment.getPhysicalRows()) {
             delete.addDeletedFragmentIds(fragment.getId());
         }
         else {
-            delete.addUpdatedFragments(fragment.toBuilder().setDeletionFile(DeletionFiles.write(fileSystem, head.datasetLocation(), fragment.getId(), head.version(), all, allocator)));
+            delete.addUpdatedFragments(fragment.toBuilder().setDeletionFile(DeletionFiles.write(fileSystem, head.datasetLocation(), fragment.getId(), head.version(), all)));
         }
         committer.commit(table, branch, Transaction.newBuilder().setReadVersion(head.version()).setUuid(UUID.randomUUID().toString()).setDelete(delete).build());
     }

@@ -6,7 +6,6 @@ import com.google.protobuf.ByteString;
 import com.google.protobuf.InvalidProtocolBufferException;
 import io.airlift.log.Logger;
 import io.airlift.slice.Slice;
-import io.lancetrino.metadata.ArrowAllocators;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
@@ -33,7 +32,6 @@ import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableMetadata;
 import io.trino.spi.connector.SchemaNotFoundException;
 import io.trino.spi.connector.SchemaTableName;
-import org.apache.arrow.memory.BufferAllocator;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.io.IOException;
@@ -220,13 +218,13 @@ public final class TableWrites
         TableFileSystem fileSystem = catalog.openTable(session.getIdentity(), handle.table().tableRoot(), handle.table().schemaTableName()).fileSystem();
         List<DataFragment> updated = new ArrayList<>();
         List<Long> removed = new ArrayList<>();
-        try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE)) {
+        try {
             for (DataFragment fragment : snapshot.manifest().getFragmentsList()) {
                 RoaringBitmap rows = deleted.remove(fragment.getId());
                 if (rows == null) {
                     continue;
                 }
-                RoaringBitmap all = DeletionFiles.read(fileSystem, snapshot, fragment, allocator);
+                RoaringBitmap all = DeletionFiles.read(fileSystem, snapshot, fragment);
                 if (RoaringBitmap.intersects(all, rows) || rows.last() >= fragment.getPhysicalRows()) {
                     // the rows were read from another version than this one: never report a change that did not happen
                     throw new TrinoException(LanceErrorCode.LANCE_COMMIT_CONFLICT, "Table %s, fragment %s: rows to delete are already deleted or missing in %s; re-run the statement"
@@ -237,7 +235,7 @@ public final class TableWrites
                     removed.add(fragment.getId());
                 }
                 else {
-                    updated.add(fragment.toBuilder().setDeletionFile(DeletionFiles.write(fileSystem, snapshot.datasetLocation(), fragment.getId(), snapshot.version(), all, allocator)).build());
+                    updated.add(fragment.toBuilder().setDeletionFile(DeletionFiles.write(fileSystem, snapshot.datasetLocation(), fragment.getId(), snapshot.version(), all)).build());
                 }
             }
         }
