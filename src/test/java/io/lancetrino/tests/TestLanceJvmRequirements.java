@@ -1,6 +1,9 @@
 package io.lancetrino.tests;
 
 import io.lancetrino.plugin.LanceConnectorFactory;
+import io.lancetrino.split.JvmRequirements;
+import io.trino.Session;
+import io.trino.testing.QueryRunner;
 import io.trino.spi.TrinoException;
 import org.junit.jupiter.api.Test;
 
@@ -8,6 +11,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -16,30 +20,47 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
- * A catalog of this connector refuses to start, naming the option to add, in a JVM started without the flag Arrow
- * needs; this test's own JVM has it, so the check must pass here.
+ * What the connector needs of the JVM. Tables read by the Java reader and written by the Java writer need no JVM option:
+ * a Trino query runner in a JVM started without {@code --add-opens} creates, writes, deletes, merges, branches, clones
+ * and optimizes tables and reads them back equal to TPC-H, and each feature that goes through the Lance SDK there fails
+ * naming the option to add. This test's own JVM has the option, so those features pass here.
  */
 final class TestLanceJvmRequirements
 {
+    private static final String ADD_OPENS = "--add-opens=java.base/java.nio=ALL-UNNAMED";
+
     @Test
-    void testCatalogStartNamesTheMissingFlag()
+    void testJavaReadsAndWritesNeedNoAddOpens()
             throws IOException, InterruptedException
     {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        Process process = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"), StartCatalog.class.getName())
+        Path results = Files.createTempFile("lance-jvm", ".txt");
+        // only what Trino itself needs: the vector module
+        Process process = new ProcessBuilder(java.toString(), "--add-modules=jdk.incubator.vector", "-Xmx2g", "-Duser.timezone=UTC",
+                "-cp", System.getProperty("java.class.path"), WithoutAddOpens.class.getName(), results.toString())
                 .redirectErrorStream(true)
                 .start();
-        assertThat(process.waitFor(2, TimeUnit.MINUTES)).isTrue();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(output).contains("Catalog lake: the Lance connector needs the JVM option --add-opens=java.base/java.nio=ALL-UNNAMED (add it to etc/jvm.config and restart Trino)");
-        assertThat(process.exitValue()).isEqualTo(3);
+        assertThat(process.waitFor(5, TimeUnit.MINUTES)).isTrue();
+        List<String> lines = Files.readAllLines(results);
+        Files.delete(results);
+        assertThat(process.exitValue()).as(output).isZero();
+        assertThat(lines).as(output).contains(
+                "lance-jvm: check live orders ok",
+                "lance-jvm: check rows ok",
+                "lance-jvm: check merged comments ok",
+                "lance-jvm: check clone rows ok",
+                "lance-jvm: check vectors ok",
+                "lance-jvm: refused create_index: The Lance connector needs the JVM option %s to build btree index orderkey_idx of table jvm.orders through the Lance SDK (add it to etc/jvm.config and restart Trino): the SDK hands data over as Arrow buffers, which Arrow wraps through java.nio".formatted(ADD_OPENS),
+                "lance-jvm: refused SDK writer: The Lance connector needs the JVM option %s to write data files of format 2.2 under %s with the SDK writer (lance.file-writer = sdk) through the Lance SDK (add it to etc/jvm.config and restart Trino): the SDK hands data over as Arrow buffers, which Arrow wraps through java.nio"
+                        .formatted(ADD_OPENS, lines.stream().filter(line -> line.startsWith("lance-jvm: dataset ")).findFirst().orElseThrow().substring("lance-jvm: dataset ".length())));
     }
 
     @Test
     void testPassesWithTheFlag()
     {
-        assertThat(List.of(ProcessHandle.current().info().arguments().orElse(new String[0]))).contains("--add-opens=java.base/java.nio=ALL-UNNAMED");
-        io.lancetrino.plugin.JvmRequirements.check("lake");
+        assertThat(List.of(ProcessHandle.current().info().arguments().orElse(new String[0]))).contains(ADD_OPENS);
+        JvmRequirements.checkSdk("build an index");
     }
 
     @Test
@@ -52,27 +73,87 @@ final class TestLanceJvmRequirements
     }
 
     /**
-     * Starts a catalog the way a Trino server does at startup; exits 3 with the message when the connector refuses.
+     * Runs the connector's default paths in a query runner of its own JVM, which must lack {@code --add-opens}; writes
+     * {@code lance-jvm: } lines for the test to the file {@code args[0]} and exits 0, or 4 when the JVM has the option
+     * after all.
      */
-    public static final class StartCatalog
+    public static final class WithoutAddOpens
     {
+        private static final List<String> LINES = new java.util.ArrayList<>();
+
         public static void main(String[] args)
-                throws IOException
+                throws Exception
         {
-            Path warehouse = Files.createTempDirectory("lance-jvm-flags");
-            int status = 0;
-            try {
-                new LanceConnectorFactory().create("lake", Map.of("lance.warehouse", warehouse.toString()), null);
-                System.out.println("started");
+            if (JvmRequirements.sdkDataExchangeAvailable()) {
+                System.exit(4);
             }
-            catch (TrinoException e) {
-                System.out.println(e.getMessage());
-                status = 3;
+            Path warehouse = Files.createTempDirectory("lance-jvm-flags");
+            try (QueryRunner runner = LanceQueryRunner.builder(warehouse).withSchema("jvm").build()) {
+                run(runner, "CREATE SCHEMA jvm");
+                run(runner, "CREATE TABLE orders AS SELECT * FROM tpch.tiny.orders");
+                run(runner, "INSERT INTO orders SELECT * FROM tpch.tiny.orders");
+                run(runner, "UPDATE orders SET comment = 'updated' WHERE orderkey % 10 = 0");
+                // many rows per fragment (a bitmap deletion file), then a few (an Arrow one)
+                run(runner, "DELETE FROM orders WHERE orderkey % 7 = 0");
+                run(runner, "DELETE FROM orders WHERE custkey < 3");
+                run(runner, "MERGE INTO orders t USING (SELECT orderkey FROM tpch.tiny.orders WHERE orderkey < 200) s ON t.orderkey = s.orderkey WHEN MATCHED THEN UPDATE SET comment = 'merged'");
+                run(runner, "CREATE BRANCH dev IN TABLE orders");
+                run(runner, "INSERT INTO orders @ dev SELECT * FROM tpch.tiny.orders WHERE orderkey % 7 = 0 AND orderkey < 100");
+                run(runner, "DELETE FROM orders @ dev WHERE orderkey % 7 = 0");
+                run(runner, "ALTER TABLE orders EXECUTE merge_branch(source => 'dev')");
+                run(runner, "CALL lance.system.shallow_clone('jvm', 'orders', 'jvm', 'orders_copy')");
+                run(runner, "INSERT INTO orders_copy SELECT * FROM tpch.tiny.orders WHERE orderkey = 1");
+                run(runner, "ALTER TABLE orders EXECUTE optimize");
+                run(runner, "CREATE TABLE docs (id bigint, emb array(real) WITH (dimension = 4))");
+                run(runner, "INSERT INTO docs VALUES (1, ARRAY[1, 2, 3, 4]), (2, NULL), (3, ARRAY[0.5, NULL, -1, 8])");
+
+                // every row of tpch.tiny.orders twice, less the deleted ones
+                String live = "SELECT * FROM tpch.tiny.orders WHERE orderkey % 7 <> 0 AND custkey >= 3";
+                long rows = (long) runner.execute("SELECT count(*) FROM orders").getOnlyValue();
+                long expectedRows = 2 * (long) runner.execute("SELECT count(*) FROM (" + live + ")").getOnlyValue();
+                print("check live orders " + (rows == expectedRows ? "ok" : rows + " of " + expectedRows));
+                boolean sameRows = runner.execute("SELECT orderkey, custkey, totalprice, orderdate FROM orders").getMaterializedRows().stream().sorted(Comparator.comparing(Object::toString)).toList()
+                        .equals(runner.execute("SELECT orderkey, custkey, totalprice, orderdate FROM (%1$s UNION ALL %1$s)".formatted(live)).getMaterializedRows().stream().sorted(Comparator.comparing(Object::toString)).toList());
+                print("check rows " + (sameRows ? "ok" : "differ"));
+                long merged = (long) runner.execute("SELECT count(*) FROM orders WHERE comment = 'merged'").getOnlyValue();
+                long expectedMerged = 2 * (long) runner.execute("SELECT count(*) FROM (" + live + ") WHERE orderkey < 200").getOnlyValue();
+                print("check merged comments " + (merged == expectedMerged ? "ok" : merged + " of " + expectedMerged));
+                long clone = (long) runner.execute("SELECT count(*) FROM orders_copy").getOnlyValue();
+                print("check clone rows " + (clone == rows + 1 ? "ok" : clone + " after " + rows));
+                Object vectors = runner.execute("SELECT CAST(array_agg(emb ORDER BY id) AS json) FROM docs").getOnlyValue();
+                print("check vectors " + ("[[1.0,2.0,3.0,4.0],null,[0.5,null,-1.0,8.0]]".equals(vectors) ? "ok" : vectors));
+
+                refused(runner, runner.getDefaultSession(), "create_index", "ALTER TABLE orders EXECUTE create_index(column => 'orderkey', index_type => 'btree')");
+                print("dataset " + warehouse.toAbsolutePath().resolve("jvm/orders.lance"));
+                Session sdkWriter = Session.builder(runner.getDefaultSession()).setCatalogSessionProperty("lance", "file_writer", "sdk").build();
+                refused(runner, sdkWriter, "SDK writer", "INSERT INTO orders SELECT * FROM tpch.tiny.orders WHERE orderkey = 1");
             }
             finally {
-                Files.delete(warehouse);
+                Files.write(Path.of(args[0]), LINES);
             }
-            System.exit(status);
+            System.exit(0);
+        }
+
+        private static void run(QueryRunner runner, String sql)
+        {
+            runner.execute(sql);
+            print("ran " + sql);
+        }
+
+        private static void refused(QueryRunner runner, Session session, String what, String sql)
+        {
+            try {
+                runner.execute(session, sql);
+                print("not refused " + what);
+            }
+            catch (RuntimeException e) {
+                print("refused " + what + ": " + e.getMessage());
+            }
+        }
+
+        private static void print(String line)
+        {
+            LINES.add("lance-jvm: " + line);
         }
     }
 }

@@ -61,6 +61,7 @@ final class DatasetTakeStream
             throw new TrinoException(LANCE_UNSUPPORTED_FEATURE, "Table %s, fragment %s: columns %s are stored after a packed struct (lance-encoding:packed) in data file %s, which cannot be read in a table with stable row ids"
                     .formatted(split.table(), split.fragmentId(), handles.stream().map(LanceColumnHandle::name).toList(), file.location()));
         }
+        JvmRequirements.checkSdk("read data file %s of table %s".formatted(file.location(), split.table()));
         Dataset dataset;
         try {
             dataset = Dataset.open()

@@ -44,6 +44,7 @@ final class SplitFileReaders
         if (reader != null) {
             return reader;
         }
+        JvmRequirements.checkSdk("read data file %s of table %s".formatted(file.location(), split.table()));
         try {
             // the SDK cannot read a shared file through its signed URL: it reads a local copy
             String location = fileSystem instanceof SharingFileSystem shares ? shares.localCopy(file.location()).toString() : LanceFileSystems.nativeLocation(file.location());

@@ -16,6 +16,7 @@ import io.lancetrino.metadata.schema.LogicalTypes;
 import io.lancetrino.plugin.LanceCatalog;
 import io.lancetrino.plugin.write.TableCommits;
 import io.lancetrino.plugin.write.TableWrites;
+import io.lancetrino.split.JvmRequirements;
 import io.lancetrino.split.LanceErrorCode;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
@@ -63,6 +64,7 @@ public final class IndexOperations
                 .flatMap(field -> LogicalTypes.toArrowType(field.logicalType()))
                 .map(arrowType -> arrowType instanceof ArrowType.FixedSizeList list ? list.getListSize() : 0)
                 .orElse(0);
+        JvmRequirements.checkSdk("build %s index %s of table %s".formatted(spec.type().sqlName(), spec.name(), name));
         if (spec.type() == IndexSpec.IndexType.INVERTED) {
             LanceCpuThreads.checkInvertedIndexBuild(spec.name());
         }
@@ -99,6 +101,7 @@ public final class IndexOperations
         IndexSegments index = existing(name, before, indexName);
         long start = System.nanoTime();
         if (index.liveRowsNotCovered() > 0 || hasUncoveredFragments(before, index)) {
+            JvmRequirements.checkSdk("optimize index %s of table %s".formatted(indexName, name));
             if (index.kind() == IndexKind.INVERTED) {
                 LanceCpuThreads.checkInvertedIndexBuild(indexName);
             }

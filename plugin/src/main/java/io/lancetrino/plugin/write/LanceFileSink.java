@@ -7,6 +7,7 @@ import io.lancetrino.metadata.proto.DataFile;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.metadata.schema.LanceFields;
+import io.lancetrino.split.JvmRequirements;
 import io.lancetrino.split.LanceFileWriterType;
 import io.lancetrino.split.arrow.TrinoTypes;
 import io.trino.spi.Page;
@@ -19,6 +20,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 import static com.google.common.collect.ImmutableList.toImmutableList;
@@ -63,6 +65,9 @@ public final class LanceFileSink
                 .map(field -> TrinoTypes.toTrinoType(field, typeManager).orElseThrow(() -> new IllegalArgumentException("Field %s has no Trino type".formatted(field.name()))))
                 .collect(toImmutableList());
         boolean javaWriter = writerType == LanceFileWriterType.JAVA && JavaDataFileWriter.supports(fields, types, fileFormatVersion);
+        if (!javaWriter) {
+            JvmRequirements.checkSdk("write data files of format %s under %s with the SDK writer (lance.file-writer = %s)".formatted(fileFormatVersion, datasetLocation, writerType.name().toLowerCase(Locale.ROOT)));
+        }
         return new LanceFileSink(fileSystem, storageOptions, datasetLocation, fields, types, fileFormatVersion, maxRowsPerFile, javaWriter, queryId, allocator);
     }
 

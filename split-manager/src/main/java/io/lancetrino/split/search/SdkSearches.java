@@ -2,6 +2,7 @@ package io.lancetrino.split.search;
 
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
+import io.lancetrino.split.JvmRequirements;
 import io.lancetrino.split.LanceSplit;
 import io.lancetrino.split.fs.LanceFileSystems;
 import org.apache.arrow.memory.BufferAllocator;
@@ -92,6 +93,7 @@ public final class SdkSearches
             throws Exception
     {
         requireNonNull(results, "results is null");
+        JvmRequirements.checkSdk("search %s".formatted(version.location()));
         try (Dataset dataset = Dataset.open()
                 .allocator(allocator)
                 .uri(LanceFileSystems.nativeLocation(version.location()))
