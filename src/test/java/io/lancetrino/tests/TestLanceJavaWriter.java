@@ -38,7 +38,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Data files written by the Java writer (the default for format 2.2 tables of flat columns and vectors): the Lance SDK
+ * Data files written by the Java writer (the default for format 2.2 tables of flat columns, rows and vectors): the Lance SDK
  * opens, scans and appends to them, for the TPC-H tables and after branch writes, clones, merges and optimize, and
  * indexes their vectors; and the SDK's writer and the Java writer, given the same rows, make tables both readers read
  * alike.
@@ -137,6 +137,38 @@ final class TestLanceJavaWriter
         for (String writer : List.of("java", "sdk")) {
             assertSameRows("written by %s, read by the SDK's scan".formatted(writer), SdkScans.scanRows(dataset("by_" + writer), Ref.ofMain(), List.of()), expected);
         }
+    }
+
+    @Test
+    void testStructTablesBothWritersBothReaders()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS jw");
+        // rows of flat fields, a row inside a row, NULL rows, NULL inner rows and NULL fields
+        String rows = """
+                SELECT orderkey AS id,
+                       CAST(ROW(custkey, orderstatus, totalprice, orderdate) AS ROW(cust bigint, status varchar, price decimal(12, 2), day date)) AS info,
+                       CASE WHEN orderkey % 5 = 0 THEN NULL ELSE CAST(ROW(
+                           CASE WHEN orderkey % 7 = 0 THEN NULL ELSE orderpriority END,
+                           CASE WHEN orderkey % 3 = 0 THEN NULL ELSE ROW(clerk, shippriority) END,
+                           comment) AS ROW(priority varchar, who ROW(clerk varchar, ship integer), note varchar)) END AS extra
+                FROM tpch.tiny.orders""";
+        for (String writer : List.of("java", "sdk")) {
+            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_writer", writer).build();
+            assertUpdate(session, "CREATE TABLE structs_%s AS %s".formatted(writer, rows), 15000);
+        }
+        assertThat(writers(dataset("structs_java"))).containsOnly(JavaDataFileWriter.WRITER_VALUE);
+        assertThat(writers(dataset("structs_sdk"))).containsOnly("");
+        List<MaterializedRow> expected = computeActual(rows).getMaterializedRows();
+        for (String reader : List.of("java", "sdk")) {
+            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_reader", reader).build();
+            for (String writer : List.of("java", "sdk")) {
+                assertSameRows("structs written by %s, read by %s".formatted(writer, reader), computeActual(session, "SELECT * FROM structs_" + writer).getMaterializedRows(), expected);
+            }
+        }
+        assertSameRows("structs written by java, read by the SDK's scan", SdkScans.scanRows(dataset("structs_java"), Ref.ofMain(), List.of()), expected);
+        assertQuery("SELECT count(*) FROM structs_java WHERE extra.who IS NULL AND extra IS NOT NULL", "SELECT count(*) FROM orders WHERE orderkey % 5 <> 0 AND orderkey % 3 = 0");
+        long appended = sdkAppendsItsFirstBatch(dataset("structs_java"));
+        assertQuery("SELECT count(*) FROM structs_java", "VALUES " + (15000 + appended));
     }
 
     @Test

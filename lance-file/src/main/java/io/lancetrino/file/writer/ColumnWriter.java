@@ -6,8 +6,12 @@ import io.trino.spi.block.Block;
  * Buffers the values of one leaf column and encodes them into pages.
  */
 interface ColumnWriter
+        extends FieldWriter
 {
-    void append(Block block);
+    default void append(Block block)
+    {
+        append(block, null);
+    }
 
     long bufferedRows();
 

@@ -31,12 +31,17 @@ final class Decimal128ColumnWriter
     private final GeneralCompressor compressor;
     private long[] low = new long[1024];
     private long[] high = new long[1024];
+    private final StructNesting nesting;
     private boolean[] nulls = new boolean[1024];
     private int count;
     private boolean hasNulls;
 
-    Decimal128ColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor)
+    /**
+     * @param nesting the def levels of a leaf inside structs, or null at the top level
+     */
+    Decimal128ColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor, StructNesting nesting)
     {
+        this.nesting = nesting;
         this.type = (DecimalType) requireNonNull(type, "type is null");
         this.largeChunks = largeChunks;
         this.compressor = compressor;
@@ -48,8 +53,10 @@ final class Decimal128ColumnWriter
     }
 
     @Override
-    public void append(Block block)
+    public void append(Block block, byte[] nullStructDepth)
     {
+        // every page of a leaf inside structs has def levels, so all its pages have the same layers
+        hasNulls |= nesting != null;
         int positions = block.getPositionCount();
         if (count + positions > low.length) {
             int size = Math.max(count + positions, low.length * 2);
@@ -58,7 +65,7 @@ final class Decimal128ColumnWriter
             nulls = Arrays.copyOf(nulls, size);
         }
         for (int position = 0; position < positions; position++) {
-            nulls[count] = block.isNull(position);
+            nulls[count] = nesting == null ? block.isNull(position) : nesting.record(count, block, position, nullStructDepth);
             if (nulls[count]) {
                 hasNulls = true;
                 low[count] = 0;
@@ -81,7 +88,7 @@ final class Decimal128ColumnWriter
     @Override
     public long retainedBytes()
     {
-        return sizeOf(low) + sizeOf(high) + sizeOf(nulls);
+        return sizeOf(low) + sizeOf(high) + sizeOf(nulls) + (nesting == null ? 0 : nesting.retainedBytes());
     }
 
     @Override
@@ -105,6 +112,9 @@ final class Decimal128ColumnWriter
             if (FixedWidthPageEncoder.saves(general, page)) {
                 page = general;
             }
+        }
+        if (nesting != null) {
+            page = nesting.apply(page, count);
         }
         count = 0;
         hasNulls = false;

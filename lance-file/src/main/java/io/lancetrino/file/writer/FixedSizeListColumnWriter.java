@@ -81,8 +81,11 @@ final class FixedSizeListColumnWriter
     }
 
     @Override
-    public void append(Block block)
+    public void append(Block block, byte[] nullStructDepth)
     {
+        if (nullStructDepth != null) {
+            throw new IllegalArgumentException("Vectors inside structs are not written");
+        }
         for (int position = 0; position < block.getPositionCount(); position++) {
             if (rows == rowNulls.length) {
                 rowNulls = Arrays.copyOf(rowNulls, rows * 2);

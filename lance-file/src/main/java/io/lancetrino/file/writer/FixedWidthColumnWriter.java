@@ -32,13 +32,18 @@ final class FixedWidthColumnWriter
     private final int bitsPerValue;
     private final long divisor;
     private final FixedWidthPageEncoder encoder;
+    private final StructNesting nesting;
     private long[] values = new long[1024];
     private boolean[] nulls = new boolean[1024];
     private int count;
     private boolean hasNulls;
 
-    FixedWidthColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor)
+    /**
+     * @param nesting the def levels of a leaf inside structs, or null at the top level
+     */
+    FixedWidthColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor, StructNesting nesting)
     {
+        this.nesting = nesting;
         this.type = requireNonNull(type, "type is null");
         this.bitsPerValue = bitsPerValue(type);
         this.divisor = unitDivisor(type);
@@ -90,12 +95,14 @@ final class FixedWidthColumnWriter
     }
 
     @Override
-    public void append(Block block)
+    public void append(Block block, byte[] nullStructDepth)
     {
+        // every page of a leaf inside structs has def levels, so all its pages have the same layers
+        hasNulls |= nesting != null;
         int positions = block.getPositionCount();
         ensureCapacity(count + positions);
         for (int position = 0; position < positions; position++) {
-            if (block.isNull(position)) {
+            if (nesting == null ? block.isNull(position) : nesting.record(count, block, position, nullStructDepth)) {
                 nulls[count] = true;
                 values[count] = 0;
                 hasNulls = true;
@@ -126,7 +133,7 @@ final class FixedWidthColumnWriter
     @Override
     public long retainedBytes()
     {
-        return sizeOf(values) + sizeOf(nulls);
+        return sizeOf(values) + sizeOf(nulls) + (nesting == null ? 0 : nesting.retainedBytes());
     }
 
     @Override
@@ -145,6 +152,9 @@ final class FixedWidthColumnWriter
     public EncodedPage flush()
     {
         EncodedPage page = encoder.encode(values, nulls, hasNulls, count);
+        if (nesting != null) {
+            page = nesting.apply(page, count);
+        }
         count = 0;
         hasNulls = false;
         return page;

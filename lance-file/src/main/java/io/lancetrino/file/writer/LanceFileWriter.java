@@ -8,6 +8,7 @@ import io.lancetrino.file.proto.AnyMessage;
 import io.lancetrino.file.proto.ColumnMetadata;
 import io.lancetrino.file.proto.Encoding;
 import io.trino.spi.Page;
+import io.trino.spi.type.RowType;
 import io.trino.spi.type.Type;
 
 import java.io.Closeable;
@@ -38,6 +39,9 @@ public final class LanceFileWriter
     private final PositionedOutput output;
     private final int majorVersion;
     private final int minorVersion;
+    // one per top-level field, in the order of the pages' blocks
+    private final List<FieldWriter> fields;
+    // one per leaf column of the file
     private final List<ColumnWriter> columns;
     private final List<List<ColumnMetadata.Page>> pages = new ArrayList<>();
     private final long[] rowsInPages;
@@ -72,32 +76,62 @@ public final class LanceFileWriter
         boolean largeChunks = minorVersion >= 2;
         GeneralCompressor compressor = GeneralCompressor.of(encodings);
         GeneralCompressor stringCompressor = GeneralCompressor.forStrings(encodings);
-        ImmutableList.Builder<ColumnWriter> writers = ImmutableList.builder();
+        ImmutableList.Builder<ColumnWriter> leaves = ImmutableList.builder();
+        ImmutableList.Builder<FieldWriter> fields = ImmutableList.builder();
         for (FileColumn column : fileColumns) {
-            Type type = column.type();
             if (column.dimension().isPresent()) {
-                writers.add(new FixedSizeListColumnWriter(type, column.dimension().getAsInt(), largeChunks));
-            }
-            else if (FixedWidthColumnWriter.supports(type)) {
-                writers.add(new FixedWidthColumnWriter(type, largeChunks, compressor));
-            }
-            else if (VariableWidthColumnWriter.supports(type)) {
-                writers.add(new VariableWidthColumnWriter(type, largeChunks, stringCompressor));
-            }
-            else if (Decimal128ColumnWriter.supports(type)) {
-                writers.add(new Decimal128ColumnWriter(type, largeChunks, compressor));
+                ColumnWriter vectors = new FixedSizeListColumnWriter(column.type(), column.dimension().getAsInt(), largeChunks);
+                leaves.add(vectors);
+                fields.add(vectors);
             }
             else {
-                throw new IllegalArgumentException("The Java writer does not write columns of type %s yet".formatted(type));
+                fields.add(fieldWriter(column.type(), 0, largeChunks, compressor, stringCompressor, leaves));
             }
+        }
+        this.fields = fields.build();
+        this.columns = leaves.build();
+        for (int column = 0; column < columns.size(); column++) {
             pages.add(new ArrayList<>());
         }
-        this.columns = writers.build();
         this.rowsInPages = new long[columns.size()];
     }
 
+    /**
+     * The writer of a field {@code depth} structs down; its leaf columns are added to {@code leaves} in Lance's order
+     * (depth first, children in order), which is the order of the file's columns.
+     */
+    private static FieldWriter fieldWriter(Type type, int depth, boolean largeChunks, GeneralCompressor compressor, GeneralCompressor stringCompressor, ImmutableList.Builder<ColumnWriter> leaves)
+    {
+        if (type instanceof RowType row) {
+            List<FieldWriter> children = row.getTypeParameters().stream()
+                    .map(child -> fieldWriter(child, depth + 1, largeChunks, compressor, stringCompressor, leaves))
+                    .toList();
+            return new StructFieldWriter(depth + 1, children);
+        }
+        StructNesting nesting = depth == 0 ? null : new StructNesting(depth);
+        ColumnWriter leaf;
+        if (FixedWidthColumnWriter.supports(type)) {
+            leaf = new FixedWidthColumnWriter(type, largeChunks, compressor, nesting);
+        }
+        else if (VariableWidthColumnWriter.supports(type)) {
+            leaf = new VariableWidthColumnWriter(type, largeChunks, stringCompressor, nesting);
+        }
+        else if (Decimal128ColumnWriter.supports(type)) {
+            leaf = new Decimal128ColumnWriter(type, largeChunks, compressor, nesting);
+        }
+        else {
+            throw new IllegalArgumentException("The Java writer does not write columns of type %s yet".formatted(type));
+        }
+        leaves.add(leaf);
+        return leaf;
+    }
+
+    /** Whether the writer writes columns of the type: flat types, and structs (rows) of them, nested or not. */
     public static boolean supports(Type type)
     {
+        if (type instanceof RowType row) {
+            return !row.getTypeParameters().isEmpty() && row.getTypeParameters().stream().allMatch(LanceFileWriter::supports);
+        }
         return FixedWidthColumnWriter.supports(type) || VariableWidthColumnWriter.supports(type) || Decimal128ColumnWriter.supports(type);
     }
 
@@ -109,13 +143,14 @@ public final class LanceFileWriter
     public void write(Page page)
             throws IOException
     {
-        if (page.getChannelCount() != columns.size()) {
-            throw new IllegalArgumentException("A page of %s blocks for a file of %s columns".formatted(page.getChannelCount(), columns.size()));
+        if (page.getChannelCount() != fields.size()) {
+            throw new IllegalArgumentException("A page of %s blocks for a file of %s fields".formatted(page.getChannelCount(), fields.size()));
+        }
+        for (int field = 0; field < fields.size(); field++) {
+            fields.get(field).append(page.getBlock(field), null);
         }
         for (int column = 0; column < columns.size(); column++) {
-            ColumnWriter writer = columns.get(column);
-            writer.append(page.getBlock(column));
-            if (writer.bufferedBytes() >= pageBytes) {
+            if (columns.get(column).bufferedBytes() >= pageBytes) {
                 writePage(column);
             }
         }

@@ -44,14 +44,19 @@ final class VariableWidthColumnWriter
     private final boolean largeChunks;
     private final GeneralCompressor compressor;
     private final FixedWidthPageEncoder dictionaryIndices;
+    private final StructNesting nesting;
     private final DynamicSliceOutput bytes = new DynamicSliceOutput(64 * 1024);
     private int[] ends = new int[1024];
     private boolean[] nulls = new boolean[1024];
     private int count;
     private boolean hasNulls;
 
-    VariableWidthColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor)
+    /**
+     * @param nesting the def levels of a leaf inside structs, or null at the top level
+     */
+    VariableWidthColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor, StructNesting nesting)
     {
+        this.nesting = nesting;
         this.type = requireNonNull(type, "type is null");
         this.largeChunks = largeChunks;
         this.compressor = compressor;
@@ -64,8 +69,10 @@ final class VariableWidthColumnWriter
     }
 
     @Override
-    public void append(Block block)
+    public void append(Block block, byte[] nullStructDepth)
     {
+        // every page of a leaf inside structs has def levels, so all its pages have the same layers
+        hasNulls |= nesting != null;
         int positions = block.getPositionCount();
         if (count + positions > ends.length) {
             int size = Math.max(count + positions, ends.length * 2);
@@ -73,7 +80,7 @@ final class VariableWidthColumnWriter
             nulls = Arrays.copyOf(nulls, size);
         }
         for (int position = 0; position < positions; position++) {
-            if (block.isNull(position)) {
+            if (nesting == null ? block.isNull(position) : nesting.record(count, block, position, nullStructDepth)) {
                 nulls[count] = true;
                 hasNulls = true;
             }
@@ -89,7 +96,7 @@ final class VariableWidthColumnWriter
     @Override
     public long retainedBytes()
     {
-        return bytes.getRetainedSize() + sizeOf(ends) + sizeOf(nulls);
+        return bytes.getRetainedSize() + sizeOf(ends) + sizeOf(nulls) + (nesting == null ? 0 : nesting.retainedBytes());
     }
 
     @Override
@@ -109,6 +116,9 @@ final class VariableWidthColumnWriter
     {
         Slice data = bytes.slice();
         EncodedPage page = encode(data);
+        if (nesting != null) {
+            page = nesting.apply(page, count);
+        }
         bytes.reset();
         count = 0;
         hasNulls = false;

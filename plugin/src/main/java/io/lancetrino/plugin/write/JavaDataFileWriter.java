@@ -21,13 +21,14 @@ import java.io.IOException;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.stream.Stream;
 
 import static io.trino.spi.StandardErrorCode.CONSTRAINT_VIOLATION;
 
 /**
  * A data file written by the project's own Lance file writer, straight from Trino blocks. It writes format 2.2 files of
- * top-level columns of the types below, decimals and vectors (fixed-size lists of integers or floating point); other
- * tables' files are written by the SDK ({@link SdkDataFileWriter}).
+ * columns of the types below, decimals, structs of them (Trino rows, nested or not) and vectors (fixed-size lists of
+ * integers or floating point); other tables' files are written by the SDK ({@link SdkDataFileWriter}).
  */
 public final class JavaDataFileWriter
         implements DataFileWriter
@@ -78,8 +79,17 @@ public final class JavaDataFileWriter
     static boolean supports(List<LanceField> fields, List<Type> types, String fileFormatVersion)
     {
         return FORMAT_VERSIONS.contains(fileFormatVersion)
-                && fields.stream().allMatch(field -> isFlat(field) || isVector(field))
+                && fields.stream().allMatch(field -> isWritable(field) || isVector(field))
                 && fileColumns(fields, types).stream().allMatch(LanceFileWriter::supports);
+    }
+
+    /** A flat field, or a struct of writable fields (not a packed one, which Lance stores as one column). */
+    private static boolean isWritable(LanceField field)
+    {
+        if (field.logicalType().equals("struct")) {
+            return !field.isPackedStruct() && !field.children().isEmpty() && field.children().stream().allMatch(JavaDataFileWriter::isWritable);
+        }
+        return isFlat(field);
     }
 
     private static boolean isFlat(LanceField field)
@@ -113,7 +123,11 @@ public final class JavaDataFileWriter
     static EncodingOptions encodingOptions(List<LanceField> fields)
     {
         EncodingOptions options = EncodingOptions.UNCOMPRESSED;
-        for (LanceField field : fields) {
+        // the fields of structs carry the settings too
+        List<LanceField> all = fields.stream()
+                .flatMap(field -> Stream.concat(Stream.of(field), allChildren(field)))
+                .toList();
+        for (LanceField field : all) {
             String compression = field.metadata().getOrDefault(COMPRESSION, "none");
             if (compression.equals("lz4")) {
                 return EncodingOptions.lz4();
@@ -124,6 +138,11 @@ public final class JavaDataFileWriter
             }
         }
         return options;
+    }
+
+    private static Stream<LanceField> allChildren(LanceField field)
+    {
+        return field.children().stream().flatMap(child -> Stream.concat(Stream.of(child), allChildren(child)));
     }
 
     @Override

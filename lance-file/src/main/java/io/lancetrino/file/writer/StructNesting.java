@@ -1,0 +1,92 @@
+package io.lancetrino.file.writer;
+
+import io.airlift.slice.Slice;
+import io.lancetrino.file.proto.encodings.MiniBlockLayout;
+import io.lancetrino.file.proto.encodings.PageLayout;
+import io.lancetrino.file.proto.encodings.RepDefLayer;
+import io.trino.spi.block.Block;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+import static io.airlift.slice.SizeOf.sizeOf;
+
+/**
+ * The def levels of a leaf column inside {@code depth} structs, as Lance lays them out: one layer per level, the item's
+ * innermost, each nullable layer adding a level, so 0 is a value, 1 a null item and {@code depth - k + 2} a null struct
+ * {@code k} levels down from the top (the outermost null struct wins). The leaf's pages are encoded as for a flat
+ * column, with 0/1 def levels; {@link #apply} then writes the nested levels over them in place (both u16 per item)
+ * and names the layers. Every layer is nullable on every page, even one without a null, so that all pages of the
+ * column have the same layers, as readers that join pages of nested columns expect.
+ */
+final class StructNesting
+{
+    private final int depth;
+    private short[] levels = new short[1024];
+
+    StructNesting(int depth)
+    {
+        if (depth <= 0) {
+            throw new IllegalArgumentException("A leaf inside structs has a depth, not " + depth);
+        }
+        this.depth = depth;
+    }
+
+    /**
+     * Records the def level of the leaf's row {@code row}, the value at {@code position} of {@code block}; returns
+     * whether the row has no value.
+     *
+     * @param nullStructDepth per position, the depth (1 outermost) of the outermost null struct around it, or 0
+     */
+    boolean record(int row, Block block, int position, byte[] nullStructDepth)
+    {
+        if (row >= levels.length) {
+            levels = Arrays.copyOf(levels, Math.max(row + 1, levels.length * 2));
+        }
+        int outer = nullStructDepth == null ? 0 : nullStructDepth[position];
+        short level = (short) (outer != 0 ? depth - outer + 2 : block.isNull(position) ? 1 : 0);
+        levels[row] = level;
+        return level != 0;
+    }
+
+    long retainedBytes()
+    {
+        return sizeOf(levels);
+    }
+
+    /** The page of the first {@code rows} rows recorded, with their nested def levels and layers. */
+    EncodedPage apply(EncodedPage page, int rows)
+    {
+        MiniBlockLayout layout = page.layout().getMiniBlockLayout();
+        boolean hasDef = layout.hasDefCompression();
+        List<RepDefLayer> layers = Collections.nCopies(depth + 1, hasDef ? RepDefLayer.REPDEF_NULLABLE_ITEM : RepDefLayer.REPDEF_ALL_VALID_ITEM);
+        MiniBlockLayout nested = layout.toBuilder().clearLayers().addAllLayers(layers).build();
+        if (hasDef) {
+            rewriteDefLevels(page.buffers().get(0), page.buffers().get(1), layout, rows);
+        }
+        return new EncodedPage(page.rows(), page.buffers(), PageLayout.newBuilder().setMiniBlockLayout(nested).build());
+    }
+
+    private void rewriteDefLevels(Slice metadata, Slice chunks, MiniBlockLayout layout, int rows)
+    {
+        boolean large = layout.getHasLargeChunk();
+        int wordBytes = large ? 4 : 2;
+        int headerBytes = 2 + 2 + (int) layout.getNumBuffers() * wordBytes;
+        int defStart = (headerBytes + MiniBlockChunkWriter.ALIGNMENT - 1) / MiniBlockChunkWriter.ALIGNMENT * MiniBlockChunkWriter.ALIGNMENT;
+        int position = 0;
+        int item = 0;
+        for (int chunk = 0; chunk < metadata.length() / wordBytes; chunk++) {
+            long word = large ? metadata.getUnsignedInt(chunk * 4) : metadata.getUnsignedShort(chunk * 2);
+            int count = chunks.getUnsignedShort(position);
+            for (int i = 0; i < count; i++) {
+                chunks.setShort(position + defStart + 2 * i, levels[item + i]);
+            }
+            item += count;
+            position += (int) ((word >>> 4) + 1) * MiniBlockChunkWriter.ALIGNMENT;
+        }
+        if (item != rows) {
+            throw new IllegalStateException("Chunks of %s def levels for %s rows".formatted(item, rows));
+        }
+    }
+}
