@@ -172,6 +172,29 @@ final class TestLanceJavaWriter
     }
 
     @Test
+    void testFormat21TablesWithLongValues()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS jw");
+        // values of 256 bytes and more go in full-zip pages in format 2.1, values past its 32 KiB chunks too
+        String rows = """
+                SELECT orderkey, comment,
+                       CASE WHEN orderkey % 100 = 1 THEN rpad(comment, 40000, 'x') WHEN orderkey % 10 = 3 THEN rpad(comment, 300, 'y') WHEN orderkey % 7 = 0 THEN NULL ELSE comment END AS text,
+                       CAST(ROW(custkey, CASE WHEN orderkey % 9 = 0 THEN rpad(clerk, 500, 'z') ELSE clerk END) AS ROW(cust bigint, clerk varchar)) AS who
+                FROM tpch.tiny.orders""";
+        assertUpdate("CREATE TABLE v21 WITH (file_format_version = '2.1') AS " + rows, 15000);
+        assertThat(writers(dataset("v21"))).containsOnly(JavaDataFileWriter.WRITER_VALUE);
+        List<MaterializedRow> expected = computeActual(rows).getMaterializedRows();
+        for (String reader : List.of("java", "sdk")) {
+            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_reader", reader).build();
+            assertSameRows("format 2.1 read by " + reader, computeActual(session, "SELECT * FROM v21").getMaterializedRows(), expected);
+        }
+        assertSameRows("format 2.1 read by the SDK's scan", SdkScans.scanRows(dataset("v21"), Ref.ofMain(), List.of()), expected);
+        assertQuery("SELECT count(*) FROM v21 WHERE length(text) = 40000", "SELECT count(*) FROM orders WHERE orderkey % 100 = 1");
+        long appended = sdkAppendsItsFirstBatch(dataset("v21"), "2.1");
+        assertQuery("SELECT count(*) FROM v21", "VALUES " + (15000 + appended));
+    }
+
+    @Test
     void testVectorTablesBothWritersBothReadersAndAnSdkIndex()
     {
         assertUpdate("CREATE SCHEMA IF NOT EXISTS jw");
@@ -261,6 +284,11 @@ final class TestLanceJavaWriter
     /** The SDK writes the first batch of its own scan of the table as a new fragment and commits it; returns its rows. */
     private static long sdkAppendsItsFirstBatch(Path dataset)
     {
+        return sdkAppendsItsFirstBatch(dataset, "2.2");
+    }
+
+    private static long sdkAppendsItsFirstBatch(Path dataset, String fileFormatVersion)
+    {
         String uri = dataset.toString();
         try (BufferAllocator allocator = LanceFixtures.newAllocator();
                 Dataset opened = Dataset.open(uri, allocator);
@@ -268,7 +296,7 @@ final class TestLanceJavaWriter
                 ArrowReader reader = scanner.scanBatches()) {
             assertThat(reader.loadNextBatch()).isTrue();
             long rows = reader.getVectorSchemaRoot().getRowCount();
-            List<org.lance.FragmentMetadata> fragments = Fragment.create(uri, allocator, reader.getVectorSchemaRoot(), new WriteParams.Builder().withDataStorageVersion("2.2").build());
+            List<org.lance.FragmentMetadata> fragments = Fragment.create(uri, allocator, reader.getVectorSchemaRoot(), new WriteParams.Builder().withDataStorageVersion(fileFormatVersion).build());
             new FragmentOperation.Append(fragments).commit(allocator, uri, Optional.of(opened.version()), Map.of()).close();
             return rows;
         }

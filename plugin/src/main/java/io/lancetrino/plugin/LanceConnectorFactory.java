@@ -35,7 +35,7 @@ public final class LanceConnectorFactory
     {
         if (!JvmRequirements.sdkDataExchangeAvailable()) {
             // reads and writes of the Java reader and writer work without it; each feature that needs the SDK says so
-            LOG.warn("Catalog %s: the JVM runs without %s; features that use the Lance SDK (indexes, searches, the SDK reader and writer, format 2.0/2.1 writes) fail until it is added to etc/jvm.config",
+            LOG.warn("Catalog %s: the JVM runs without %s; features that use the Lance SDK (indexes, searches, the SDK reader and writer, format 2.0 writes) fail until it is added to etc/jvm.config",
                     catalogName, JvmRequirements.ADD_OPENS);
         }
         if (Boolean.parseBoolean(config.getOrDefault("fs.cache.enabled", "false").trim())) {

@@ -9,6 +9,9 @@ import io.lancetrino.file.proto.encodings.InlineBitpacking;
 import io.lancetrino.file.proto.encodings.MiniBlockLayout;
 import io.lancetrino.file.proto.encodings.PageLayout;
 import io.lancetrino.file.proto.encodings.RepDefLayer;
+import io.lancetrino.file.proto.encodings.Variable;
+
+import java.util.List;
 
 /**
  * Page layouts of flat leaf columns: def levels (0 valid, 1 null) only on pages that hold a null, as Lance writes them.
@@ -58,6 +61,27 @@ final class PageLayouts
                 .setNumVisibleItems(items)
                 .setValueCompression(values)
                 .addLayers(hasNulls ? RepDefLayer.REPDEF_NULLABLE_ITEM : RepDefLayer.REPDEF_ALL_VALID_ITEM)
+                .build();
+        return PageLayout.newBuilder().setFullZipLayout(layout).build();
+    }
+
+    /**
+     * A full-zip page of variable-width values with u32 lengths, plain, and no repetition; {@code defBits} bits (in a
+     * control byte) for the def levels, 0 when the page holds no null.
+     */
+    static PageLayout fullZipVariable(int items, int defBits, List<RepDefLayer> layers)
+    {
+        CompressiveEncoding values = CompressiveEncoding.newBuilder()
+                .setVariable(Variable.newBuilder().setOffsets(flat(32)))
+                .build();
+        FullZipLayout layout = FullZipLayout.newBuilder()
+                .setBitsRep(0)
+                .setBitsDef(defBits)
+                .setBitsPerOffset(32)
+                .setNumItems(items)
+                .setNumVisibleItems(items)
+                .setValueCompression(values)
+                .addAllLayers(layers)
                 .build();
         return PageLayout.newBuilder().setFullZipLayout(layout).build();
     }

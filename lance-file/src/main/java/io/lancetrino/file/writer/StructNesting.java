@@ -50,6 +50,22 @@ final class StructNesting
         return level != 0;
     }
 
+    short level(int row)
+    {
+        return levels[row];
+    }
+
+    int maxLevel()
+    {
+        return depth + 1;
+    }
+
+    /** Every layer nullable: the item's, then one per struct, innermost first. */
+    List<RepDefLayer> layers()
+    {
+        return Collections.nCopies(depth + 1, RepDefLayer.REPDEF_NULLABLE_ITEM);
+    }
+
     long retainedBytes()
     {
         return sizeOf(levels);

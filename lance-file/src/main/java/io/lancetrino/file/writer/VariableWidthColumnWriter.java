@@ -3,6 +3,7 @@ package io.lancetrino.file.writer;
 import io.airlift.slice.DynamicSliceOutput;
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
+import io.lancetrino.file.proto.encodings.RepDefLayer;
 import io.lancetrino.file.proto.encodings.CompressiveEncoding;
 import io.lancetrino.file.proto.encodings.Variable;
 import io.trino.spi.block.Block;
@@ -11,6 +12,7 @@ import io.trino.spi.type.VarbinaryType;
 import io.trino.spi.type.VarcharType;
 
 import java.util.Arrays;
+import java.util.List;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -36,6 +38,9 @@ final class VariableWidthColumnWriter
     private static final int DICTIONARY_SAMPLE = 4096;
     private static final int SAMPLE_BYTES = 256 * 1024;
     private static final int MAX_CHUNK_VALUES = 4096;
+    // in format 2.1 a page with a value this long goes in a full-zip page, as Lance's writer does (its chunks are 32 KiB
+    // at most); 2.2 keeps mini-block chunks, whose zstd frames compress better than values one at a time
+    private static final int FULL_ZIP_VALUE_BYTES = 256;
     private static final CompressiveEncoding ENCODING = CompressiveEncoding.newBuilder()
             .setVariable(Variable.newBuilder().setOffsets(flat(32)))
             .build();
@@ -115,14 +120,67 @@ final class VariableWidthColumnWriter
     public EncodedPage flush()
     {
         Slice data = bytes.slice();
-        EncodedPage page = encode(data);
-        if (nesting != null) {
-            page = nesting.apply(page, count);
+        EncodedPage page;
+        if (!largeChunks && longestValue() >= FULL_ZIP_VALUE_BYTES) {
+            // format 2.1 chunks stop at 32 KiB: long values go in a full-zip page, as Lance's writer puts them
+            page = fullZip(data);
+        }
+        else {
+            page = encode(data);
+            if (nesting != null) {
+                page = nesting.apply(page, count);
+            }
         }
         bytes.reset();
         count = 0;
         hasNulls = false;
         return page;
+    }
+
+    private int longestValue()
+    {
+        int longest = 0;
+        for (int i = 0; i < count; i++) {
+            longest = Math.max(longest, ends[i] - begin(i));
+        }
+        return longest;
+    }
+
+    /**
+     * A full-zip page: per row its def level (one byte, when the page has any), then for a value its u32 length and
+     * bytes; and the byte position of every record and of the end, byte-packed, so a reader starts a row range without
+     * a scan.
+     */
+    private EncodedPage fullZip(Slice data)
+    {
+        boolean hasDef = hasNulls;
+        int maxLevel = nesting == null ? 1 : nesting.maxLevel();
+        DynamicSliceOutput records = new DynamicSliceOutput(data.length() + 5 * count);
+        long[] positions = new long[count + 1];
+        for (int row = 0; row < count; row++) {
+            positions[row] = records.size();
+            if (hasDef) {
+                records.writeByte(nesting == null ? (nulls[row] ? 1 : 0) : nesting.level(row));
+            }
+            if (!nulls[row]) {
+                int begin = begin(row);
+                records.writeInt(ends[row] - begin);
+                records.writeBytes(data, begin, ends[row] - begin);
+            }
+        }
+        positions[count] = records.size();
+        int width = records.size() < 1 << 8 ? 1 : records.size() < 1 << 16 ? 2 : 4;
+        Slice index = Slices.allocate(width * (count + 1));
+        for (int i = 0; i <= count; i++) {
+            switch (width) {
+                case 1 -> index.setByte(i, (int) positions[i]);
+                case 2 -> index.setShort(i * 2, (int) positions[i]);
+                default -> index.setInt(i * 4, (int) positions[i]);
+            }
+        }
+        int defBits = hasDef ? 32 - Integer.numberOfLeadingZeros(maxLevel) : 0;
+        List<RepDefLayer> layers = nesting != null ? nesting.layers() : List.of(hasDef ? RepDefLayer.REPDEF_NULLABLE_ITEM : RepDefLayer.REPDEF_ALL_VALID_ITEM);
+        return new EncodedPage(count, List.of(records.slice(), index), PageLayouts.fullZipVariable(count, defBits, layers));
     }
 
     /**

@@ -131,9 +131,11 @@ final class TestLanceFileWriter
                 "2.1 FEW text dictionary INLINE_BITPACKING", "2.2 FEW big dictionary INLINE_BITPACKING", "2.2 FEW dbl dictionary INLINE_BITPACKING",
                 "2.1 FEW text dictionary GENERAL>BYTE_STREAM_SPLIT", "2.2 FEW text GENERAL dictionary GENERAL>BYTE_STREAM_SPLIT",
                 "2.1 SMALL int INLINE_BITPACKING", "2.2 SMALL big INLINE_BITPACKING",
-                "2.1 FRESH text GENERAL>VARIABLE", "2.2 FRESH text GENERAL>VARIABLE", "2.2 SMALL dbl GENERAL>FLAT",
+                "2.2 FRESH text GENERAL>VARIABLE", "2.2 SMALL dbl GENERAL>FLAT",
                 "2.2 FRESH dbl FLAT", "2.1 FRESH flag FLAT",
-                "2.1 FRESH amount FLAT", "2.2 SMALL price GENERAL>FLAT");
+                "2.1 FRESH amount FLAT", "2.2 SMALL price GENERAL>FLAT",
+                // format 2.1 pages with a value of 256 bytes or more
+                "2.1 FRESH text FULL_ZIP def", "2.1 FRESH bytes FULL_ZIP", "2.1 FRESH bytes FULL_ZIP def");
     }
 
     /** How values repeat within a file. */
@@ -188,6 +190,10 @@ final class TestLanceFileWriter
             assertThat(read).as("%s, column %s read by the Java reader", where, spec.name())
                     .isEqualTo(expected.get(column));
             for (LancePage page : metadata.columns().get(column).pages()) {
+                if (page.layout().hasFullZipLayout()) {
+                    encodings.add("%s %s %s FULL_ZIP%s".formatted(version, shape, spec.name(), page.layout().getFullZipLayout().getBitsDef() > 0 ? " def" : ""));
+                    continue;
+                }
                 MiniBlockLayout layout = page.layout().getMiniBlockLayout();
                 String values = layout.getValueCompression().getCompressionCase().toString();
                 if (layout.getValueCompression().hasGeneral()) {
@@ -307,7 +313,8 @@ final class TestLanceFileWriter
         if (type == DOUBLE) {
             return pick(random, random.nextGaussian() * 1e9, Double.NaN, Double.MAX_VALUE, -0.0);
         }
-        int length = random.nextInt(10) == 0 ? random.nextInt(300) : random.nextInt(12);
+        // now and then a value past format 2.1's 32 KiB chunks
+        int length = random.nextInt(3000) == 0 ? 40_000 : random.nextInt(10) == 0 ? random.nextInt(300) : random.nextInt(12);
         if (type == VARCHAR) {
             StringBuilder text = new StringBuilder();
             for (int i = 0; i < length; i++) {

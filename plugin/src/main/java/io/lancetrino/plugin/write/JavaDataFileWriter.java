@@ -26,7 +26,7 @@ import java.util.stream.Stream;
 import static io.trino.spi.StandardErrorCode.CONSTRAINT_VIOLATION;
 
 /**
- * A data file written by the project's own Lance file writer, straight from Trino blocks. It writes format 2.2 files of
+ * A data file written by the project's own Lance file writer, straight from Trino blocks. It writes format 2.1 and 2.2 files of
  * columns of the types below, decimals, structs of them (Trino rows, nested or not) and vectors (fixed-size lists of
  * integers or floating point); other tables' files are written by the SDK ({@link SdkDataFileWriter}).
  */
@@ -43,8 +43,8 @@ public final class JavaDataFileWriter
     private static final String DECIMAL_128 = "decimal:128:";
     // vectors: fixed-size lists of these
     private static final Set<String> VECTOR_ELEMENTS = Set.of("int8", "int16", "int32", "int64", "float", "double");
-    // format 2.1 stores values of 32 KiB and more only in full-zip pages, which the Java writer does not write yet
-    private static final Set<String> FORMAT_VERSIONS = Set.of("2.2");
+    // 2.0 has other encodings altogether
+    private static final Set<String> FORMAT_VERSIONS = Set.of("2.1", "2.2");
     /** Schema metadata of the files it writes, naming the writer as Parquet's {@code created_by} does. */
     public static final String WRITER_KEY = "lance-trino:writer";
     public static final String WRITER_VALUE = "java";
