@@ -11,6 +11,10 @@ import java.util.Optional;
  */
 public final class Benchmark
 {
+    // single-row lookups of the reader part: a few hundred, the same rows for every writer and reader
+    static final int RANDOM_LOOKUPS = 300;
+    static final long RANDOM_SEED = 20261205L;
+
     private Benchmark() {}
 
     public static void main(String[] args)
@@ -40,6 +44,7 @@ public final class Benchmark
             List<QueryTimings.QueryResult> queries = options.measures("queries") ? QueryTimings.run(environment.runner(), options.selectedQueries(), options.runs()) : List.of();
             List<TpchData.TableStorage> storage = new ArrayList<>();
             Optional<ReaderThroughput.Result> reader = Optional.empty();
+            List<RandomAccessTimings.Lookups> randomAccess = List.of();
             List<MetadataTimings.SplitPlanning> planning = List.of();
             List<MetadataTimings.VersionResolution> versions = List.of();
             List<CloneTimings.CloneTime> clones = List.of();
@@ -64,6 +69,7 @@ public final class Benchmark
             }
             if (options.measures("reader")) {
                 reader = Optional.of(ReaderThroughput.measure(environment.lanceTable(BenchmarkEnvironment.SCHEMA, "lineitem"), "lineitem", options.runs(), ReaderThroughput.config(options.lanceProperties())));
+                randomAccess = RandomAccessTimings.measure(environment, RANDOM_LOOKUPS, RANDOM_SEED);
             }
             if (options.measures("planning")) {
                 planning = MetadataTimings.splitPlanning(environment, options.fragmentCounts());
@@ -119,6 +125,7 @@ public final class Benchmark
                     writes.map(WriteTimings.Result::writes).orElse(List.of()),
                     writes.map(WriteTimings.Result::columns).orElse(List.of()),
                     reader,
+                    randomAccess,
                     planning,
                     versions,
                     clones,

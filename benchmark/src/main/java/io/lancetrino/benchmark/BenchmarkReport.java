@@ -30,6 +30,7 @@ public record BenchmarkReport(
         List<WriteTimings.WriteResult> writes,
         List<WriteTimings.ColumnComparison> columnEncodings,
         Optional<ReaderThroughput.Result> reader,
+        List<RandomAccessTimings.Lookups> randomAccess,
         List<MetadataTimings.SplitPlanning> splitPlanning,
         List<MetadataTimings.VersionResolution> versionResolution,
         List<CloneTimings.CloneTime> clones,
@@ -53,6 +54,7 @@ public record BenchmarkReport(
         writes = List.copyOf(writes);
         columnEncodings = List.copyOf(columnEncodings);
         requireNonNull(reader, "reader is null");
+        randomAccess = List.copyOf(randomAccess);
         splitPlanning = List.copyOf(splitPlanning);
         versionResolution = List.copyOf(versionResolution);
         clones = List.copyOf(clones);
@@ -150,6 +152,12 @@ public record BenchmarkReport(
             out.append("| connector page source (%s splits) | %,.0f |%n".formatted(reader.pageSourceSplits(), reader.pageSourceRowsPerSecond()));
             out.append("| page source / SDK | %.0f%% |%n".formatted(100 * reader.pageSourceShare()));
         });
+        if (!randomAccess.isEmpty()) {
+            out.append("\n| single-row lookups by row address (%,d rows of lineitem, every column, one split of one row each) | files written by | reader | median µs | p90 µs |%n|---|---|---|---:|---:|%n".formatted(randomAccess.getFirst().lookups()));
+            for (RandomAccessTimings.Lookups lookups : randomAccess) {
+                out.append("| | %s writer | %s | %,.0f | %,.0f |%n".formatted(lookups.files(), lookups.reader(), lookups.medianMicros(), lookups.p90Micros()));
+            }
+        }
         if (!splitPlanning.isEmpty()) {
             out.append("\n| fragments | splits | planning s (manifest read and parsed) | planning s (manifest cached) |\n|---:|---:|---:|---:|\n");
         }

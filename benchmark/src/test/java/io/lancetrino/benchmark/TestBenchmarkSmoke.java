@@ -52,6 +52,13 @@ class TestBenchmarkSmoke
             assertThat(column.javaEncodings()).isNotEmpty();
         });
         assertThat(report.reader().orElseThrow().rows()).isEqualTo(TINY_LINEITEM_ROWS);
+        // every writer's files by every reader, each lookup one row (the timing throws otherwise)
+        assertThat(report.randomAccess()).extracting(lookups -> lookups.files() + " " + lookups.reader())
+                .containsExactly("java java", "java sdk", "sdk java", "sdk sdk");
+        assertThat(report.randomAccess()).allSatisfy(lookups -> {
+            assertThat(lookups.lookups()).isEqualTo(Benchmark.RANDOM_LOOKUPS);
+            assertThat(lookups.medianMicros()).isPositive().isLessThanOrEqualTo(lookups.p90Micros());
+        });
         assertThat(report.splitPlanning()).extracting(MetadataTimings.SplitPlanning::splits).containsExactly(50, 200);
         assertThat(report.versionResolution()).extracting(MetadataTimings.VersionResolution::versions).containsExactly(10, 30);
         assertThat(report.clones()).extracting(CloneTimings.CloneTime::table).containsExactly("lineitem", "lineitem_1pct");
