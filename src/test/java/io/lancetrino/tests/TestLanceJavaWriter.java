@@ -38,7 +38,7 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Data files written by the Java writer (the default for format 2.2 tables of flat columns, rows and vectors): the Lance SDK
+ * Data files written by the Java writer (the default for tables of flat columns, rows, arrays and vectors): the Lance SDK
  * opens, scans and appends to them, for the TPC-H tables and after branch writes, clones, merges and optimize, and
  * indexes their vectors; and the SDK's writer and the Java writer, given the same rows, make tables both readers read
  * alike.
@@ -169,6 +169,43 @@ final class TestLanceJavaWriter
         assertQuery("SELECT count(*) FROM structs_java WHERE extra.who IS NULL AND extra IS NOT NULL", "SELECT count(*) FROM orders WHERE orderkey % 5 <> 0 AND orderkey % 3 = 0");
         long appended = sdkAppendsItsFirstBatch(dataset("structs_java"));
         assertQuery("SELECT count(*) FROM structs_java", "VALUES " + (15000 + appended));
+    }
+
+    @Test
+    void testArrayTablesBothWritersBothReaders()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS jw");
+        // NULL and empty arrays, NULL elements, and arrays of 3,000 elements that span chunks
+        String rows = """
+                SELECT orderkey AS id,
+                       CASE WHEN orderkey % 11 = 0 THEN NULL WHEN orderkey % 13 = 0 THEN ARRAY[] ELSE split(comment, ' ') END AS words,
+                       transform(sequence(1, orderkey % 5 + 1), i -> CASE WHEN i = 3 THEN NULL ELSE orderkey * i END) AS multiples,
+                       ARRAY[totalprice, totalprice / 2] AS prices,
+                       CASE WHEN orderkey % 100 = 7 THEN repeat(custkey, 3000) ELSE ARRAY[custkey] END AS customers
+                FROM tpch.tiny.orders""";
+        for (String writer : List.of("java", "sdk")) {
+            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_writer", writer).build();
+            assertUpdate(session, "CREATE TABLE arrays_%s AS %s".formatted(writer, rows), 15000);
+        }
+        assertThat(writers(dataset("arrays_java"))).containsOnly(JavaDataFileWriter.WRITER_VALUE);
+        assertThat(writers(dataset("arrays_sdk"))).containsOnly("");
+        List<MaterializedRow> expected = computeActual(rows).getMaterializedRows();
+        for (String reader : List.of("java", "sdk")) {
+            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_reader", reader).build();
+            for (String writer : List.of("java", "sdk")) {
+                assertSameRows("arrays written by %s, read by %s".formatted(writer, reader), computeActual(session, "SELECT * FROM arrays_" + writer).getMaterializedRows(), expected);
+            }
+        }
+        assertSameRows("arrays written by java, read by the SDK's scan", SdkScans.scanRows(dataset("arrays_java"), Ref.ofMain(), List.of()), expected);
+        // rewrites go through the Java writer too
+        assertUpdate("UPDATE arrays_java SET words = ARRAY['updated', NULL] WHERE id % 3 = 0", "SELECT count(*) FROM orders WHERE orderkey % 3 = 0");
+        assertUpdate("DELETE FROM arrays_java WHERE id % 4 = 0", "SELECT count(*) FROM orders WHERE orderkey % 4 = 0");
+        assertThat(writers(dataset("arrays_java"))).containsOnly(JavaDataFileWriter.WRITER_VALUE);
+        assertSameRows("arrays after UPDATE and DELETE, read by the SDK's scan", SdkScans.scanRows(dataset("arrays_java"), Ref.ofMain(), List.of()),
+                computeActual("SELECT * FROM arrays_java").getMaterializedRows());
+        long rowsNow = (long) computeScalar("SELECT count(*) FROM arrays_java");
+        long appended = sdkAppendsItsFirstBatch(dataset("arrays_java"));
+        assertQuery("SELECT count(*) FROM arrays_java", "VALUES " + (rowsNow + appended));
     }
 
     @Test

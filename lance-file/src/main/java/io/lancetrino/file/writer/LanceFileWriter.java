@@ -8,6 +8,7 @@ import io.lancetrino.file.proto.AnyMessage;
 import io.lancetrino.file.proto.ColumnMetadata;
 import io.lancetrino.file.proto.Encoding;
 import io.trino.spi.Page;
+import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.RowType;
 import io.trino.spi.type.Type;
 
@@ -102,6 +103,16 @@ public final class LanceFileWriter
      */
     private static FieldWriter fieldWriter(Type type, int depth, boolean largeChunks, GeneralCompressor compressor, GeneralCompressor stringCompressor, ImmutableList.Builder<ColumnWriter> leaves)
     {
+        if (type instanceof ArrayType array) {
+            if (depth > 0 || !largeChunks) {
+                throw new IllegalArgumentException("The Java writer writes arrays only as top-level columns of format 2.2 files, not %s".formatted(type));
+            }
+            ImmutableList.Builder<ColumnWriter> element = ImmutableList.builder();
+            fieldWriter(array.getElementType(), 0, true, compressor, stringCompressor, element);
+            ColumnWriter list = new ListColumnWriter(element.build().getFirst());
+            leaves.add(list);
+            return list;
+        }
         if (type instanceof RowType row) {
             List<FieldWriter> children = row.getTypeParameters().stream()
                     .map(child -> fieldWriter(child, depth + 1, largeChunks, compressor, stringCompressor, leaves))
@@ -126,11 +137,22 @@ public final class LanceFileWriter
         return leaf;
     }
 
-    /** Whether the writer writes columns of the type: flat types, and structs (rows) of them, nested or not. */
+    /**
+     * Whether the writer writes columns of the type: flat types, structs (rows) of them, nested or not, and arrays of
+     * flat types (format 2.2 only).
+     */
     public static boolean supports(Type type)
     {
+        if (type instanceof ArrayType array) {
+            return !(array.getElementType() instanceof RowType) && supportsInStruct(array.getElementType());
+        }
+        return supportsInStruct(type);
+    }
+
+    private static boolean supportsInStruct(Type type)
+    {
         if (type instanceof RowType row) {
-            return !row.getTypeParameters().isEmpty() && row.getTypeParameters().stream().allMatch(LanceFileWriter::supports);
+            return !row.getTypeParameters().isEmpty() && row.getTypeParameters().stream().allMatch(LanceFileWriter::supportsInStruct);
         }
         return FixedWidthColumnWriter.supports(type) || VariableWidthColumnWriter.supports(type) || Decimal128ColumnWriter.supports(type);
     }

@@ -27,8 +27,9 @@ import static io.trino.spi.StandardErrorCode.CONSTRAINT_VIOLATION;
 
 /**
  * A data file written by the project's own Lance file writer, straight from Trino blocks. It writes format 2.1 and 2.2 files of
- * columns of the types below, decimals, structs of them (Trino rows, nested or not) and vectors (fixed-size lists of
- * integers or floating point); other tables' files are written by the SDK ({@link SdkDataFileWriter}).
+ * columns of the types below, decimals, structs of them (Trino rows, nested or not), arrays of them (format 2.2) and
+ * vectors (fixed-size lists of integers or floating point); other tables' files are written by the SDK
+ * ({@link SdkDataFileWriter}).
  */
 public final class JavaDataFileWriter
         implements DataFileWriter
@@ -45,6 +46,8 @@ public final class JavaDataFileWriter
     private static final Set<String> VECTOR_ELEMENTS = Set.of("int8", "int16", "int32", "int64", "float", "double");
     // 2.0 has other encodings altogether
     private static final Set<String> FORMAT_VERSIONS = Set.of("2.1", "2.2");
+    // arrays need chunks past 2.1's 32 KiB where many empty or NULL arrays sit between elements
+    private static final String LISTS_FORMAT_VERSION = "2.2";
     /** Schema metadata of the files it writes, naming the writer as Parquet's {@code created_by} does. */
     public static final String WRITER_KEY = "lance-trino:writer";
     public static final String WRITER_VALUE = "java";
@@ -79,8 +82,14 @@ public final class JavaDataFileWriter
     static boolean supports(List<LanceField> fields, List<Type> types, String fileFormatVersion)
     {
         return FORMAT_VERSIONS.contains(fileFormatVersion)
-                && fields.stream().allMatch(field -> isWritable(field) || isVector(field))
+                && fields.stream().allMatch(field -> isWritable(field) || isVector(field) || (fileFormatVersion.equals(LISTS_FORMAT_VERSION) && isList(field)))
                 && fileColumns(fields, types).stream().allMatch(LanceFileWriter::supports);
+    }
+
+    /** An array of flat values (a Lance list; arrays of rows or arrays stay with the SDK writer). */
+    private static boolean isList(LanceField field)
+    {
+        return field.logicalType().equals("list") && field.children().size() == 1 && isFlat(field.children().getFirst());
     }
 
     /** A flat field, or a struct of writable fields (not a packed one, which Lance stores as one column). */
