@@ -121,22 +121,10 @@ final class TestLanceJavaWriter
                        with_timezone(CAST(shipdate AS timestamp(0)), 'UTC') AS shipped_zoned,
                        CAST(TIME '00:00:00' + (orderkey % 86400) * INTERVAL '1' SECOND AS time(6)) AS at_time
                 FROM tpch.tiny.lineitem""";
-        for (String writer : List.of("java", "sdk")) {
-            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_writer", writer).build();
-            assertUpdate(session, "CREATE TABLE by_%s AS %s".formatted(writer, rows), "SELECT count(*) FROM lineitem");
-        }
-        assertThat(writers(dataset("by_java"))).containsOnly(JavaDataFileWriter.WRITER_VALUE);
-        assertThat(writers(dataset("by_sdk"))).containsOnly("");
+        writeWithBothWriters("by", (long) computeScalar("SELECT count(*) FROM tpch.tiny.lineitem"), "CREATE TABLE {table} AS " + rows);
         List<MaterializedRow> expected = computeActual(rows).getMaterializedRows();
-        for (String reader : List.of("java", "sdk")) {
-            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_reader", reader).build();
-            for (String writer : List.of("java", "sdk")) {
-                assertSameRows("written by %s, read by %s".formatted(writer, reader), computeActual(session, "SELECT * FROM by_" + writer).getMaterializedRows(), expected);
-            }
-        }
-        for (String writer : List.of("java", "sdk")) {
-            assertSameRows("written by %s, read by the SDK's scan".formatted(writer), SdkScans.scanRows(dataset("by_" + writer), Ref.ofMain(), List.of()), expected);
-        }
+        assertBothReadersReadBothWritersAlike("by", expected);
+        assertSameRows("written by sdk, read by the SDK's scan", SdkScans.scanRows(dataset("by_sdk"), Ref.ofMain(), List.of()), expected);
     }
 
     @Test
@@ -152,20 +140,9 @@ final class TestLanceJavaWriter
                            CASE WHEN orderkey % 3 = 0 THEN NULL ELSE ROW(clerk, shippriority) END,
                            comment) AS ROW(priority varchar, who ROW(clerk varchar, ship integer), note varchar)) END AS extra
                 FROM tpch.tiny.orders""";
-        for (String writer : List.of("java", "sdk")) {
-            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_writer", writer).build();
-            assertUpdate(session, "CREATE TABLE structs_%s AS %s".formatted(writer, rows), 15000);
-        }
-        assertThat(writers(dataset("structs_java"))).containsOnly(JavaDataFileWriter.WRITER_VALUE);
-        assertThat(writers(dataset("structs_sdk"))).containsOnly("");
+        writeWithBothWriters("structs", 15000, "CREATE TABLE {table} AS " + rows);
         List<MaterializedRow> expected = computeActual(rows).getMaterializedRows();
-        for (String reader : List.of("java", "sdk")) {
-            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_reader", reader).build();
-            for (String writer : List.of("java", "sdk")) {
-                assertSameRows("structs written by %s, read by %s".formatted(writer, reader), computeActual(session, "SELECT * FROM structs_" + writer).getMaterializedRows(), expected);
-            }
-        }
-        assertSameRows("structs written by java, read by the SDK's scan", SdkScans.scanRows(dataset("structs_java"), Ref.ofMain(), List.of()), expected);
+        assertBothReadersReadBothWritersAlike("structs", expected);
         assertQuery("SELECT count(*) FROM structs_java WHERE extra.who IS NULL AND extra IS NOT NULL", "SELECT count(*) FROM orders WHERE orderkey % 5 <> 0 AND orderkey % 3 = 0");
         long appended = sdkAppendsItsFirstBatch(dataset("structs_java"));
         assertQuery("SELECT count(*) FROM structs_java", "VALUES " + (15000 + appended));
@@ -183,20 +160,9 @@ final class TestLanceJavaWriter
                        ARRAY[totalprice, totalprice / 2] AS prices,
                        CASE WHEN orderkey % 100 = 7 THEN repeat(custkey, 3000) ELSE ARRAY[custkey] END AS customers
                 FROM tpch.tiny.orders""";
-        for (String writer : List.of("java", "sdk")) {
-            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_writer", writer).build();
-            assertUpdate(session, "CREATE TABLE arrays_%s AS %s".formatted(writer, rows), 15000);
-        }
-        assertThat(writers(dataset("arrays_java"))).containsOnly(JavaDataFileWriter.WRITER_VALUE);
-        assertThat(writers(dataset("arrays_sdk"))).containsOnly("");
+        writeWithBothWriters("arrays", 15000, "CREATE TABLE {table} AS " + rows);
         List<MaterializedRow> expected = computeActual(rows).getMaterializedRows();
-        for (String reader : List.of("java", "sdk")) {
-            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_reader", reader).build();
-            for (String writer : List.of("java", "sdk")) {
-                assertSameRows("arrays written by %s, read by %s".formatted(writer, reader), computeActual(session, "SELECT * FROM arrays_" + writer).getMaterializedRows(), expected);
-            }
-        }
-        assertSameRows("arrays written by java, read by the SDK's scan", SdkScans.scanRows(dataset("arrays_java"), Ref.ofMain(), List.of()), expected);
+        assertBothReadersReadBothWritersAlike("arrays", expected);
         // rewrites go through the Java writer too
         assertUpdate("UPDATE arrays_java SET words = ARRAY['updated', NULL] WHERE id % 3 = 0", "SELECT count(*) FROM orders WHERE orderkey % 3 = 0");
         assertUpdate("DELETE FROM arrays_java WHERE id % 4 = 0", "SELECT count(*) FROM orders WHERE orderkey % 4 = 0");
@@ -245,23 +211,11 @@ final class TestLanceJavaWriter
                        comment
                 FROM tpch.tiny.orders
                 WHERE orderkey % 4 = 1""";
-        for (String writer : List.of("java", "sdk")) {
-            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_writer", writer).build();
-            assertUpdate(session, """
-                    CREATE TABLE vectors_%s (id bigint, emb array(real) WITH (dimension = 16), wide array(real) WITH (dimension = 96),
-                        xyz array(double) WITH (dimension = 3), codes array(tinyint) WITH (dimension = 300), comment varchar)""".formatted(writer));
-            assertUpdate(session, "INSERT INTO vectors_%s %s".formatted(writer, rows), 3750);
-        }
-        assertThat(writers(dataset("vectors_java"))).containsOnly(JavaDataFileWriter.WRITER_VALUE);
-        assertThat(writers(dataset("vectors_sdk"))).containsOnly("");
+        writeWithBothWriters("vectors", 3750, """
+                CREATE TABLE {table} (id bigint, emb array(real) WITH (dimension = 16), wide array(real) WITH (dimension = 96),
+                    xyz array(double) WITH (dimension = 3), codes array(tinyint) WITH (dimension = 300), comment varchar)""", "INSERT INTO {table} " + rows);
         List<MaterializedRow> expected = computeActual(rows).getMaterializedRows();
-        for (String reader : List.of("java", "sdk")) {
-            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_reader", reader).build();
-            for (String writer : List.of("java", "sdk")) {
-                assertSameRows("vectors written by %s, read by %s".formatted(writer, reader), computeActual(session, "SELECT * FROM vectors_" + writer).getMaterializedRows(), expected);
-            }
-        }
-        assertSameRows("vectors written by java, read by the SDK's scan", SdkScans.scanRows(dataset("vectors_java"), Ref.ofMain(), List.of()), expected);
+        assertBothReadersReadBothWritersAlike("vectors", expected);
         long appended = sdkAppendsItsFirstBatch(dataset("vectors_java"));
         assertQuery("SELECT count(*) FROM vectors_java", "VALUES " + (3750 + appended));
 
@@ -275,6 +229,35 @@ final class TestLanceJavaWriter
         assertThat(computeActual(approximate, "EXPLAIN " + nearest).getOnlyValue().toString()).contains("through index emb_idx");
         // the SDK's append repeated some rows, so ids may come twice
         assertSameRows("nearest through the index", computeActual(approximate, nearest).getMaterializedRows(), computeActual(nearest).getMaterializedRows());
+    }
+
+    /**
+     * Runs {@code statements} (each with {@code {table}} for the table name) once with each writer, on tables
+     * {@code {table}_java} and {@code {table}_sdk}; the last statement writes {@code rows} rows.
+     */
+    private void writeWithBothWriters(String table, long rows, String... statements)
+    {
+        for (String writer : List.of("java", "sdk")) {
+            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_writer", writer).build();
+            for (int statement = 0; statement < statements.length - 1; statement++) {
+                assertUpdate(session, statements[statement].replace("{table}", table + "_" + writer));
+            }
+            assertUpdate(session, statements[statements.length - 1].replace("{table}", table + "_" + writer), rows);
+        }
+        assertThat(writers(dataset(table + "_java"))).containsOnly(JavaDataFileWriter.WRITER_VALUE);
+        assertThat(writers(dataset(table + "_sdk"))).containsOnly("");
+    }
+
+    /** Both readers read the tables of both writers as {@code expected}, and the SDK's own scan the Java writer's. */
+    private void assertBothReadersReadBothWritersAlike(String table, List<MaterializedRow> expected)
+    {
+        for (String reader : List.of("java", "sdk")) {
+            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_reader", reader).build();
+            for (String writer : List.of("java", "sdk")) {
+                assertSameRows("%s written by %s, read by %s".formatted(table, writer, reader), computeActual(session, "SELECT * FROM %s_%s".formatted(table, writer)).getMaterializedRows(), expected);
+            }
+        }
+        assertSameRows(table + " written by java, read by the SDK's scan", SdkScans.scanRows(dataset(table + "_java"), Ref.ofMain(), List.of()), expected);
     }
 
     /** As containsExactlyInAnyOrder, in linear time: tens of thousands of rows are compared here. */
