@@ -32,6 +32,8 @@ public final class LanceFileWriter
 {
     private static final int BUFFER_ALIGNMENT = 64;
     private static final long PAGE_BYTES = 8L << 20;
+    // blocks in which pages of tables with arrays are handed to the columns: see ListColumnWriter.MAX_EMPTY_LEVELS_PER_PAGE
+    static final int LIST_BLOCK_ROWS = 8192;
     private static final int FOOTER_MAGIC = 0x434E414C; // "LANC" little-endian
     private static final ByteString PAGE_LAYOUT_TYPE = ByteString.copyFromUtf8("/lance.encodings21.PageLayout");
     // a ColumnEncoding whose values are plain, as the 7.0 writer records on every 2.1+ column
@@ -48,6 +50,7 @@ public final class LanceFileWriter
     private final long[] rowsInPages;
     private final LongFunction<byte[]> fileDescriptor;
     private final long pageBytes;
+    private final boolean hasLists;
     private long rows;
     private boolean closed;
 
@@ -95,6 +98,7 @@ public final class LanceFileWriter
             pages.add(new ArrayList<>());
         }
         this.rowsInPages = new long[columns.size()];
+        this.hasLists = columns.stream().anyMatch(ListColumnWriter.class::isInstance);
     }
 
     /**
@@ -168,6 +172,21 @@ public final class LanceFileWriter
         if (page.getChannelCount() != fields.size()) {
             throw new IllegalArgumentException("A page of %s blocks for a file of %s fields".formatted(page.getChannelCount(), fields.size()));
         }
+        if (!hasLists || page.getPositionCount() <= LIST_BLOCK_ROWS) {
+            appendAndWriteFullPages(page);
+        }
+        else {
+            // arrays bound the NULL and empty arrays a page holds, which they check between blocks
+            for (int start = 0; start < page.getPositionCount(); start += LIST_BLOCK_ROWS) {
+                appendAndWriteFullPages(page.getRegion(start, Math.min(LIST_BLOCK_ROWS, page.getPositionCount() - start)));
+            }
+        }
+        rows += page.getPositionCount();
+    }
+
+    private void appendAndWriteFullPages(Page page)
+            throws IOException
+    {
         for (int field = 0; field < fields.size(); field++) {
             fields.get(field).append(page.getBlock(field), null);
         }
@@ -176,7 +195,6 @@ public final class LanceFileWriter
                 writePage(column);
             }
         }
-        rows += page.getPositionCount();
     }
 
     /** The heap bytes the columns' buffered values hold: up to a page of each column. */

@@ -34,6 +34,11 @@ final class ListColumnWriter
     private static final short NULL_LIST = 2;
     private static final short EMPTY_LIST = 3;
     private static final List<RepDefLayer> LAYERS = List.of(RepDefLayer.REPDEF_NULLABLE_ITEM, RepDefLayer.REPDEF_NULL_AND_EMPTY_LIST);
+    // a chunk records its level bytes as u16, so it holds at most 32,767 levels: its elements (4,096 at most) and the
+    // NULL and empty arrays between them. A page ends once it holds this many of those, so no chunk can pass the limit
+    // (the file writer hands a table with arrays over in blocks of at most LanceFileWriter.LIST_BLOCK_ROWS rows)
+    static final int MAX_EMPTY_LEVELS_PER_PAGE = 20_000;
+    private static final int MAX_CHUNK_LEVELS = 0x7FFF;
 
     private final ColumnWriter elements;
     private short[] rep = new short[1024];
@@ -41,6 +46,7 @@ final class ListColumnWriter
     // the level of each element buffered in the element writer
     private int[] elementLevel = new int[1024];
     private int levels;
+    private int emptyLevels;
     private int elementCount;
     private int rows;
 
@@ -65,6 +71,7 @@ final class ListColumnWriter
             rows++;
             if (block.isNull(position)) {
                 addLevel(1, NULL_LIST);
+                emptyLevels++;
                 continue;
             }
             int array = base + block.getUnderlyingValuePosition(position);
@@ -72,6 +79,7 @@ final class ListColumnWriter
             int end = offsets[array + 1];
             if (start == end) {
                 addLevel(1, EMPTY_LIST);
+                emptyLevels++;
                 continue;
             }
             for (int element = start; element < end; element++) {
@@ -111,6 +119,10 @@ final class ListColumnWriter
     @Override
     public long bufferedBytes()
     {
+        if (emptyLevels >= MAX_EMPTY_LEVELS_PER_PAGE) {
+            // full, whatever its bytes: see MAX_EMPTY_LEVELS_PER_PAGE
+            return Long.MAX_VALUE;
+        }
         return elements.bufferedBytes() + 4L * levels;
     }
 
@@ -125,6 +137,7 @@ final class ListColumnWriter
     {
         EncodedPage page = withLevels(elements.flush());
         levels = 0;
+        emptyLevels = 0;
         elementCount = 0;
         rows = 0;
         return page;
@@ -218,7 +231,7 @@ final class ListColumnWriter
     private void writeChunk(DynamicSliceOutput metadata, DynamicSliceOutput chunks, int levelStart, int levelEnd, int values, List<Slice> buffers, boolean last, boolean large)
     {
         int count = levelEnd - levelStart;
-        if (count > 0xFFFF) {
+        if (count > MAX_CHUNK_LEVELS) {
             throw new IllegalArgumentException("A chunk of %s array elements holds %s levels, more than a chunk can count; too many empty or NULL arrays between elements".formatted(values, count));
         }
         int start = chunks.size();

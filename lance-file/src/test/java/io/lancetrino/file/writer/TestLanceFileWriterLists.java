@@ -91,6 +91,53 @@ final class TestLanceFileWriterLists
         checkRoundTrip(7, 8L << 20, EncodingOptions.DEFAULT, true);
     }
 
+    @Test
+    void testMostlyEmptyArrays()
+            throws Exception
+    {
+        // tens of thousands of empty and NULL arrays between two elements: more levels than one chunk can count, so
+        // pages must end before a chunk gets them all
+        Path directory = Files.createTempDirectory("java-writer-lists");
+        Path path = directory.resolve("data.lance");
+        int rows = 300_000;
+        List<Object> expected = new ArrayList<>();
+        ArrayBlockBuilder builder = (ArrayBlockBuilder) new ArrayType(BIGINT).createBlockBuilder(null, rows);
+        for (int row = 0; row < rows; row++) {
+            if (row % 50_000 == 7) {
+                long value = row;
+                builder.buildEntry(elements -> BIGINT.writeLong(elements, value));
+                expected.add(List.of(value));
+            }
+            else if (row % 3 == 0) {
+                builder.appendNull();
+                expected.add(null);
+            }
+            else {
+                builder.buildEntry(_ -> {});
+                expected.add(List.of());
+            }
+        }
+        try (OutputStream output = Files.newOutputStream(path)) {
+            LanceFileWriter writer = LanceFileWriter.create(output, 2, 2, List.of(FileColumn.of(new ArrayType(BIGINT))), EncodingOptions.DEFAULT, rowsWritten -> {
+                Schema schema = Schema.newBuilder().addAllFields(LanceFields.fromArrow(List.of(
+                        new Field("c1", FieldType.nullable(ArrowType.List.INSTANCE), List.of(Field.nullable("item", new ArrowType.Int(64, true))))), 0)).build();
+                return FileDescriptor.newBuilder().setSchema(schema).setLength(rowsWritten).build().toByteArray();
+            });
+            writer.write(new Page(builder.build()));
+            writer.finish();
+        }
+        try (BufferAllocator allocator = new RootAllocator();
+                LanceFileReader reader = LanceFileReader.open(path.toString(), allocator)) {
+            assertSameRows(sdkValues(reader, "c1", null), expected, "mostly empty arrays read by the SDK");
+        }
+        TrinoInputFile file = new LocalFileSystem(directory).newInputFile(Location.of("local:///data.lance"));
+        LanceFileMetadata metadata = LanceFileMetadata.read(file);
+        assertThat(metadata.columns().getFirst().pages().size()).isGreaterThan(rows / ListColumnWriter.MAX_EMPTY_LEVELS_PER_PAGE / 2);
+        try (TrinoInput input = file.newInput()) {
+            assertSameRows(trinoValues(NestedColumnReader.read(input, metadata.columns(), new ArrayType(BIGINT), 0, rows), BIGINT), expected, "mostly empty arrays read by the Java reader");
+        }
+    }
+
     private static Set<String> checkRoundTrip(long seed, long pageBytes, EncodingOptions options, boolean noElements)
             throws Exception
     {
