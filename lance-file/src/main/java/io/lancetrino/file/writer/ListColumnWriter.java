@@ -15,7 +15,6 @@ import java.util.Arrays;
 import java.util.List;
 
 import static io.airlift.slice.SizeOf.sizeOf;
-import static io.lancetrino.file.writer.MiniBlockChunkWriter.ALIGNMENT;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -154,39 +153,21 @@ final class ListColumnWriter
         }
         MiniBlockLayout layout = flat.layout().getMiniBlockLayout();
         boolean large = layout.getHasLargeChunk();
-        int wordBytes = large ? 4 : 2;
-        int valueBuffers = (int) layout.getNumBuffers();
-        boolean flatDef = layout.hasDefCompression();
-        int flatHeader = align(2 + (flatDef ? 2 : 0) + valueBuffers * wordBytes);
-        Slice metadata = flat.buffers().get(0);
-        Slice chunks = flat.buffers().get(1);
-        int chunkCount = metadata.length() / wordBytes;
-
-        DynamicSliceOutput newMetadata = new DynamicSliceOutput(metadata.length() + 8);
-        DynamicSliceOutput newChunks = new DynamicSliceOutput(chunks.length() + 4 * levels + 64);
-        Slice index = Slices.allocate(16 * Math.max(1, chunkCount));
-        int position = 0;
+        List<MiniBlockChunkWriter.FlatChunk> chunks = MiniBlockChunkWriter.flatChunks(flat);
+        DynamicSliceOutput newMetadata = new DynamicSliceOutput(flat.buffers().get(0).length() + 8);
+        DynamicSliceOutput newChunks = new DynamicSliceOutput(flat.buffers().get(1).length() + 4 * levels + 64);
+        Slice index = Slices.allocate(16 * Math.max(1, chunks.size()));
         int element = 0;
-        for (int chunk = 0; chunk < chunkCount; chunk++) {
-            long word = large ? metadata.getUnsignedInt(chunk * 4) : metadata.getUnsignedShort(chunk * 2);
-            boolean last = chunk == chunkCount - 1;
-            int values = last ? elementCount - element : 1 << (int) (word & 0xF);
-            int defBytes = flatDef ? chunks.getUnsignedShort(position + 2) : 0;
-            int offset = flatHeader + (flatDef ? align(defBytes) : 0);
-            List<Slice> buffers = new ArrayList<>(valueBuffers);
-            for (int buffer = 0; buffer < valueBuffers; buffer++) {
-                int sizeAt = position + 2 + (flatDef ? 2 : 0) + buffer * wordBytes;
-                int size = large ? chunks.getInt(sizeAt) : chunks.getUnsignedShort(sizeAt);
-                buffers.add(chunks.slice(position + offset, size));
-                offset += align(size);
-            }
+        for (int chunk = 0; chunk < chunks.size(); chunk++) {
+            MiniBlockChunkWriter.FlatChunk flatChunk = chunks.get(chunk);
+            boolean last = chunk == chunks.size() - 1;
+            int values = flatChunk.values();
             // a chunk's levels run to the next chunk's first element: NULL and empty rows stay with the element before them
             int levelStart = chunk == 0 ? 0 : elementLevel[element];
             int levelEnd = last ? levels : elementLevel[element + values];
-            writeChunk(newMetadata, newChunks, levelStart, levelEnd, values, buffers, last, large);
+            writeChunk(newMetadata, newChunks, levelStart, levelEnd, values, flatChunk.valueBuffers(), last, large);
             writeIndexEntry(index, chunk, levelStart, levelEnd, last);
             element += values;
-            position += (int) ((word >>> 4) + 1) * ALIGNMENT;
         }
         MiniBlockLayout listLayout = layout.toBuilder()
                 .setRepCompression(PageLayouts.flat(16))
@@ -234,42 +215,13 @@ final class ListColumnWriter
         if (count > MAX_CHUNK_LEVELS) {
             throw new IllegalArgumentException("A chunk of %s array elements holds %s levels, more than a chunk can count; too many empty or NULL arrays between elements".formatted(values, count));
         }
-        int start = chunks.size();
-        chunks.writeShort(count);
-        chunks.writeShort(2 * count);
-        chunks.writeShort(2 * count);
-        for (Slice buffer : buffers) {
-            if (large) {
-                chunks.writeInt(buffer.length());
-            }
-            else {
-                chunks.writeShort(buffer.length());
-            }
+        Slice repLevels = Slices.allocate(2 * count);
+        Slice defLevels = Slices.allocate(2 * count);
+        for (int level = 0; level < count; level++) {
+            repLevels.setShort(2 * level, rep[levelStart + level]);
+            defLevels.setShort(2 * level, def[levelStart + level]);
         }
-        pad(chunks, start);
-        for (int level = levelStart; level < levelEnd; level++) {
-            chunks.writeShort(rep[level]);
-        }
-        pad(chunks, start);
-        for (int level = levelStart; level < levelEnd; level++) {
-            chunks.writeShort(def[level]);
-        }
-        pad(chunks, start);
-        for (Slice buffer : buffers) {
-            chunks.writeBytes(buffer);
-            pad(chunks, start);
-        }
-        long units = (chunks.size() - start) / ALIGNMENT - 1;
-        long word = (units << 4) | (last ? 0 : Integer.numberOfTrailingZeros(values));
-        if (large) {
-            metadata.writeInt((int) word);
-        }
-        else {
-            if (units >= 1L << 12) {
-                throw new IllegalArgumentException("A chunk of array elements of %s bytes is beyond format 2.1's 32 KiB".formatted(chunks.size() - start));
-            }
-            metadata.writeShort((int) word);
-        }
+        MiniBlockChunkWriter.writeChunk(metadata, chunks, large, values, last, count, repLevels, defLevels, buffers);
     }
 
     /**
@@ -292,17 +244,5 @@ final class ListColumnWriter
         long leftover = leavesUnfinished ? levelEnd - (lastStart >= 0 ? lastStart : levelStart) : 0;
         index.setLong(chunk * 16, completed);
         index.setLong(chunk * 16 + 8, leftover);
-    }
-
-    private static void pad(DynamicSliceOutput chunks, int start)
-    {
-        while ((chunks.size() - start) % ALIGNMENT != 0) {
-            chunks.writeByte(0xFE);
-        }
-    }
-
-    private static int align(int bytes)
-    {
-        return (bytes + ALIGNMENT - 1) / ALIGNMENT * ALIGNMENT;
     }
 }

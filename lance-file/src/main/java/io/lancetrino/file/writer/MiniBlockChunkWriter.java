@@ -1,9 +1,13 @@
 package io.lancetrino.file.writer;
 
+import com.google.common.collect.ImmutableList;
 import io.airlift.slice.DynamicSliceOutput;
 import io.airlift.slice.Slice;
 import io.lancetrino.file.proto.encodings.CompressiveEncoding;
+import io.lancetrino.file.proto.encodings.MiniBlockLayout;
 
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -57,9 +61,23 @@ final class MiniBlockChunkWriter
         }
         Slice defLevels = hasDef ? DefLevels.of(nulls, itemsAdded, values) : null;
         itemsAdded += values;
+        writeChunk(metadata, chunks, largeChunks, values, last, hasDef ? values : 0, null, defLevels, valueBuffers);
+    }
+
+    /**
+     * Writes one chunk and its metadata word: the level count, the sizes of the rep and def levels present (null when
+     * absent) and of each value buffer, then each part 8-byte aligned.
+     */
+    static void writeChunk(DynamicSliceOutput metadata, DynamicSliceOutput chunks, boolean largeChunks, int values, boolean last, int levels, Slice repLevels, Slice defLevels, List<Slice> valueBuffers)
+    {
         int start = chunks.size();
-        chunks.writeShort(hasDef ? values : 0);
-        if (hasDef) {
+        chunks.writeShort(levels);
+        if (repLevels != null) {
+            checkShort(repLevels.length(), "rep level bytes");
+            chunks.writeShort(repLevels.length());
+        }
+        if (defLevels != null) {
+            checkShort(defLevels.length(), "def level bytes");
             chunks.writeShort(defLevels.length());
         }
         for (Slice valueBuffer : valueBuffers) {
@@ -71,14 +89,16 @@ final class MiniBlockChunkWriter
                 chunks.writeShort(valueBuffer.length());
             }
         }
-        pad(start);
-        if (hasDef) {
-            chunks.writeBytes(defLevels);
-            pad(start);
+        pad(chunks, start);
+        for (Slice levelBytes : Arrays.asList(repLevels, defLevels)) {
+            if (levelBytes != null) {
+                chunks.writeBytes(levelBytes);
+                pad(chunks, start);
+            }
         }
         for (Slice valueBuffer : valueBuffers) {
             chunks.writeBytes(valueBuffer);
-            pad(start);
+            pad(chunks, start);
         }
         int bytes = chunks.size() - start;
         long units = bytes / ALIGNMENT - 1;
@@ -95,6 +115,42 @@ final class MiniBlockChunkWriter
             }
             metadata.writeShort((int) word);
         }
+    }
+
+    /** A chunk of an encoded page without rep levels: where it starts, its values, where its def levels start, its value buffers. */
+    record FlatChunk(int position, int values, int defStart, List<Slice> valueBuffers) {}
+
+    /** The chunks of a mini-block page this class wrote without rep levels, as {@link #writeChunk} laid them out. */
+    static List<FlatChunk> flatChunks(EncodedPage page)
+    {
+        MiniBlockLayout layout = page.layout().getMiniBlockLayout();
+        boolean large = layout.getHasLargeChunk();
+        int wordBytes = large ? 4 : 2;
+        int valueBuffers = (int) layout.getNumBuffers();
+        boolean hasDef = layout.hasDefCompression();
+        Slice metadata = page.buffers().get(0);
+        Slice chunks = page.buffers().get(1);
+        int chunkCount = metadata.length() / wordBytes;
+        int headerBytes = (int) align(2 + (hasDef ? 2 : 0) + (long) valueBuffers * wordBytes);
+        ImmutableList.Builder<FlatChunk> parsed = ImmutableList.builder();
+        int position = 0;
+        long itemsBefore = 0;
+        for (int chunk = 0; chunk < chunkCount; chunk++) {
+            long word = large ? metadata.getUnsignedInt(chunk * 4) : metadata.getUnsignedShort(chunk * 2);
+            int values = chunk == chunkCount - 1 ? (int) (layout.getNumItems() - itemsBefore) : 1 << (int) (word & 0xF);
+            int offset = headerBytes + (hasDef ? (int) align(chunks.getUnsignedShort(position + 2)) : 0);
+            List<Slice> buffers = new ArrayList<>(valueBuffers);
+            for (int buffer = 0; buffer < valueBuffers; buffer++) {
+                int sizeAt = position + 2 + (hasDef ? 2 : 0) + buffer * wordBytes;
+                int size = large ? chunks.getInt(sizeAt) : chunks.getUnsignedShort(sizeAt);
+                buffers.add(chunks.slice(position + offset, size));
+                offset += (int) align(size);
+            }
+            parsed.add(new FlatChunk(position, values, position + headerBytes, buffers));
+            itemsBefore += values;
+            position += (int) ((word >>> 4) + 1) * ALIGNMENT;
+        }
+        return parsed.build();
     }
 
     /**
@@ -135,7 +191,7 @@ final class MiniBlockChunkWriter
         return largeChunks ? Integer.MAX_VALUE - ALIGNMENT : (1 << 12) * ALIGNMENT;
     }
 
-    private void pad(int chunkStart)
+    private static void pad(DynamicSliceOutput chunks, int chunkStart)
     {
         while ((chunks.size() - chunkStart) % ALIGNMENT != 0) {
             chunks.writeByte(PADDING);

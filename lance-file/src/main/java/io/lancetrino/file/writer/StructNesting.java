@@ -76,30 +76,25 @@ final class StructNesting
     {
         MiniBlockLayout layout = page.layout().getMiniBlockLayout();
         boolean hasDef = layout.hasDefCompression();
-        List<RepDefLayer> layers = Collections.nCopies(depth + 1, hasDef ? RepDefLayer.REPDEF_NULLABLE_ITEM : RepDefLayer.REPDEF_ALL_VALID_ITEM);
-        MiniBlockLayout nested = layout.toBuilder().clearLayers().addAllLayers(layers).build();
+        MiniBlockLayout nested = layout.toBuilder()
+                .clearLayers()
+                .addAllLayers(hasDef ? layers() : Collections.nCopies(depth + 1, RepDefLayer.REPDEF_ALL_VALID_ITEM))
+                .build();
         if (hasDef) {
-            rewriteDefLevels(page.buffers().get(0), page.buffers().get(1), layout, rows);
+            rewriteDefLevels(page, rows);
         }
         return new EncodedPage(page.rows(), page.buffers(), PageLayout.newBuilder().setMiniBlockLayout(nested).build());
     }
 
-    private void rewriteDefLevels(Slice metadata, Slice chunks, MiniBlockLayout layout, int rows)
+    private void rewriteDefLevels(EncodedPage page, int rows)
     {
-        boolean large = layout.getHasLargeChunk();
-        int wordBytes = large ? 4 : 2;
-        int headerBytes = 2 + 2 + (int) layout.getNumBuffers() * wordBytes;
-        int defStart = (headerBytes + MiniBlockChunkWriter.ALIGNMENT - 1) / MiniBlockChunkWriter.ALIGNMENT * MiniBlockChunkWriter.ALIGNMENT;
-        int position = 0;
+        Slice chunks = page.buffers().get(1);
         int item = 0;
-        for (int chunk = 0; chunk < metadata.length() / wordBytes; chunk++) {
-            long word = large ? metadata.getUnsignedInt(chunk * 4) : metadata.getUnsignedShort(chunk * 2);
-            int count = chunks.getUnsignedShort(position);
-            for (int i = 0; i < count; i++) {
-                chunks.setShort(position + defStart + 2 * i, levels[item + i]);
+        for (MiniBlockChunkWriter.FlatChunk chunk : MiniBlockChunkWriter.flatChunks(page)) {
+            for (int i = 0; i < chunk.values(); i++) {
+                chunks.setShort(chunk.defStart() + 2 * i, levels[item + i]);
             }
-            item += count;
-            position += (int) ((word >>> 4) + 1) * MiniBlockChunkWriter.ALIGNMENT;
+            item += chunk.values();
         }
         if (item != rows) {
             throw new IllegalStateException("Chunks of %s def levels for %s rows".formatted(item, rows));

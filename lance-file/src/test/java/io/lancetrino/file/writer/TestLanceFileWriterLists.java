@@ -52,6 +52,7 @@ import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.DoubleType.DOUBLE;
 import static io.trino.spi.type.VarcharType.VARCHAR;
+import static io.lancetrino.file.writer.RowAssertions.assertSameRows;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -189,14 +190,6 @@ final class TestLanceFileWriterLists
             }
         }
         return encodings;
-    }
-
-    private static void assertSameRows(List<Object> actual, List<Object> expected, String where)
-    {
-        for (int row = 0; row < Math.min(actual.size(), expected.size()); row++) {
-            assertThat(actual.get(row)).as("%s, row %s", where, row).isEqualTo(expected.get(row));
-        }
-        assertThat(actual.size()).as("%s, rows", where).isEqualTo(expected.size());
     }
 
     private static byte[] descriptor(long rows)

@@ -42,6 +42,7 @@ import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.RealType.REAL;
 import static io.trino.spi.type.SmallintType.SMALLINT;
 import static io.trino.spi.type.TinyintType.TINYINT;
+import static io.lancetrino.file.writer.RowAssertions.assertSameRows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -138,15 +139,6 @@ final class TestLanceFileWriterVectors
             }
         }
         return layouts;
-    }
-
-    /** Names the first row that differs, as a whole-list message of vectors is too long to read. */
-    private static void assertSameRows(List<List<Object>> actual, List<List<Object>> expected, String where)
-    {
-        for (int row = 0; row < Math.min(actual.size(), expected.size()); row++) {
-            assertThat(actual.get(row)).as("%s, row %s", where, row).isEqualTo(expected.get(row));
-        }
-        assertThat(actual.size()).as("%s, rows", where).isEqualTo(expected.size());
     }
 
     private static String describe(PageLayout layout)
