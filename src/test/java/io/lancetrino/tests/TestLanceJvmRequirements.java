@@ -7,14 +7,19 @@ import io.trino.testing.QueryRunner;
 import io.trino.spi.TrinoException;
 import org.junit.jupiter.api.Test;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+import static java.util.stream.Collectors.joining;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -33,11 +38,54 @@ final class TestLanceJvmRequirements
     void testJavaReadsAndWritesNeedNoAddOpens()
             throws IOException, InterruptedException
     {
+        List<String> lines = runWithoutAddOpens(System.getProperty("java.class.path"), "sdk");
+        assertThat(lines).contains(
+                "lance-jvm: refused create_index: The Lance connector needs the JVM option %s to build btree index orderkey_idx of table jvm.orders through the Lance SDK (add it to etc/jvm.config and restart Trino): the SDK hands data over as Arrow buffers, which Arrow wraps through java.nio".formatted(ADD_OPENS),
+                "lance-jvm: refused SDK writer: The Lance connector needs the JVM option %s to write data files of format 2.2 under %s with the SDK writer (lance.file-writer = sdk) through the Lance SDK (add it to etc/jvm.config and restart Trino): the SDK hands data over as Arrow buffers, which Arrow wraps through java.nio"
+                        .formatted(ADD_OPENS, dataset(lines)));
+    }
+
+    /**
+     * The plugin zip without the SDK add-on: the same statements pass with neither the Lance SDK nor the connector's
+     * SDK module on the class path, and each feature that needs them fails naming the add-on.
+     */
+    @Test
+    void testDefaultPathsNeedNoSdk()
+            throws IOException, InterruptedException
+    {
+        List<String> removed = new ArrayList<>();
+        String classPath = Stream.of(System.getProperty("java.class.path").split(File.pathSeparator))
+                .filter(entry -> {
+                    boolean sdk = entry.contains("lance-core") || entry.contains("lance-trino-sdk") || entry.replace(File.separatorChar, '/').endsWith("/sdk/target/classes")
+                            || entry.contains("arrow-c-data") || entry.contains("arrow-dataset") || entry.contains("jar-jni");
+                    if (sdk) {
+                        removed.add(entry);
+                    }
+                    return !sdk;
+                })
+                .collect(joining(File.pathSeparator));
+        // the SDK itself and the connector's SDK module were on the class path, and are not now
+        assertThat(removed).anyMatch(entry -> entry.contains("lance-core"));
+        assertThat(removed).anyMatch(entry -> entry.contains("lance-trino-sdk") || entry.replace(File.separatorChar, '/').endsWith("/sdk/target/classes"));
+
+        List<String> lines = runWithoutAddOpens(classPath, "no-sdk");
+        String addOn = "The Lance connector needs its SDK add-on to %s, and the add-on is not installed: unzip trino-lance-sdk-<version>.zip into the plugin directory of the lance connector (beside trino-lance's jars) on every node and restart Trino";
+        assertThat(lines).contains(
+                "lance-jvm: check nearest vectors ok",
+                "lance-jvm: refused create_index: " + addOn.formatted("build btree index orderkey_idx of table jvm.orders"),
+                "lance-jvm: refused SDK writer: " + addOn.formatted("write data files of format 2.2 under %s with the SDK writer (lance.file-writer = sdk)".formatted(dataset(lines))),
+                "lance-jvm: refused vector_search: " + addOn.formatted("run the nearest 2 by l2 emb flat nprobes 20 on table jvm.docs@main version 2"));
+    }
+
+    /** Runs {@link WithoutAddOpens} in a JVM of its own; returns its lines once the default paths all checked out. */
+    private static List<String> runWithoutAddOpens(String classPath, String mode)
+            throws IOException, InterruptedException
+    {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
         Path results = Files.createTempFile("lance-jvm", ".txt");
         // only what Trino itself needs: the vector module
         Process process = new ProcessBuilder(java.toString(), "--add-modules=jdk.incubator.vector", "-Xmx2g", "-Duser.timezone=UTC",
-                "-cp", System.getProperty("java.class.path"), WithoutAddOpens.class.getName(), results.toString())
+                "-cp", classPath, WithoutAddOpens.class.getName(), results.toString(), mode)
                 .redirectErrorStream(true)
                 .start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -50,10 +98,13 @@ final class TestLanceJvmRequirements
                 "lance-jvm: check rows ok",
                 "lance-jvm: check merged comments ok",
                 "lance-jvm: check clone rows ok",
-                "lance-jvm: check vectors ok",
-                "lance-jvm: refused create_index: The Lance connector needs the JVM option %s to build btree index orderkey_idx of table jvm.orders through the Lance SDK (add it to etc/jvm.config and restart Trino): the SDK hands data over as Arrow buffers, which Arrow wraps through java.nio".formatted(ADD_OPENS),
-                "lance-jvm: refused SDK writer: The Lance connector needs the JVM option %s to write data files of format 2.2 under %s with the SDK writer (lance.file-writer = sdk) through the Lance SDK (add it to etc/jvm.config and restart Trino): the SDK hands data over as Arrow buffers, which Arrow wraps through java.nio"
-                        .formatted(ADD_OPENS, lines.stream().filter(line -> line.startsWith("lance-jvm: dataset ")).findFirst().orElseThrow().substring("lance-jvm: dataset ".length())));
+                "lance-jvm: check vectors ok");
+        return lines;
+    }
+
+    private static String dataset(List<String> lines)
+    {
+        return lines.stream().filter(line -> line.startsWith("lance-jvm: dataset ")).findFirst().orElseThrow().substring("lance-jvm: dataset ".length());
     }
 
     @Test
@@ -75,7 +126,7 @@ final class TestLanceJvmRequirements
     /**
      * Runs the connector's default paths in a query runner of its own JVM, which must lack {@code --add-opens}; writes
      * {@code lance-jvm: } lines for the test to the file {@code args[0]} and exits 0, or 4 when the JVM has the option
-     * after all.
+     * after all. With {@code args[1]} {@code no-sdk} the class path lacks the SDK too, and a search is refused as well.
      */
     public static final class WithoutAddOpens
     {
@@ -123,7 +174,14 @@ final class TestLanceJvmRequirements
                 Object vectors = runner.execute("SELECT CAST(array_agg(emb ORDER BY id) AS json) FROM docs").getOnlyValue();
                 print("check vectors " + ("[[1.0,2.0,3.0,4.0],null,[0.5,null,-1.0,8.0]]".equals(vectors) ? "ok" : vectors));
 
+                // the nearest rows by a distance Trino computes over vectors the Java reader reads
+                Object nearest = runner.execute("SELECT array_agg(id ORDER BY id) FROM (SELECT id FROM docs WHERE emb IS NOT NULL ORDER BY euclidean_distance(emb, ARRAY[REAL '1', 2, 3, 4]) LIMIT 1)").getOnlyValue();
+                print("check nearest vectors " + (List.of(1L).equals(nearest) ? "ok" : nearest));
+
                 refused(runner, runner.getDefaultSession(), "create_index", "ALTER TABLE orders EXECUTE create_index(column => 'orderkey', index_type => 'btree')");
+                if (args.length > 1 && args[1].equals("no-sdk")) {
+                    refused(runner, runner.getDefaultSession(), "vector_search", "SELECT id FROM TABLE(lance.system.vector_search(schema_name => 'jvm', table_name => 'docs', column => 'emb', query => ARRAY[1, 2, 3, 4], k => 2))");
+                }
                 print("dataset " + warehouse.toAbsolutePath().resolve("jvm/orders.lance"));
                 Session sdkWriter = Session.builder(runner.getDefaultSession()).setCatalogSessionProperty("lance", "file_writer", "sdk").build();
                 refused(runner, sdkWriter, "SDK writer", "INSERT INTO orders SELECT * FROM tpch.tiny.orders WHERE orderkey = 1");

@@ -118,8 +118,11 @@ final class TestTrinoServerInstall
     {
         ReadmeSection install = ReadmeSection.read(ServeProcess.projectRoot().resolve("README.md"), INSTALL_SECTION);
 
-        // the README's unzip line, run word for word into a fresh TRINO_HOME, gives exactly the server's plugin directory
-        String unzip = install.blockContaining("unzip ").lines().filter(line -> line.startsWith("unzip ")).findFirst().orElseThrow();
+        // the README's unzip lines (the plugin zip, then the SDK add-on), run word for word into a fresh TRINO_HOME, give
+        // exactly the server's plugin directory
+        List<String> unzipLines = install.blockContaining("unzip ").lines().filter(line -> line.startsWith("unzip ")).toList();
+        assertThat(unzipLines).hasSize(2);
+        String unzip = String.join(" && ", unzipLines);
         Path trinoHome = TemporaryWarehouses.create("trino-home");
         ProcessBuilder unzipInProjectRoot = new ProcessBuilder("bash", "-c", unzip)
                 .directory(ServeProcess.projectRoot().toFile())

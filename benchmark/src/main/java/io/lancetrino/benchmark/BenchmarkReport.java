@@ -140,8 +140,9 @@ public record BenchmarkReport(
         }
         footprint.ifPresent(footprint -> {
             out.append("\n| footprint | bytes |\n|---|---:|\n");
-            out.append("| plugin zip | %,d |%n".formatted(footprint.zipBytes()));
-            out.append("| lance-core jar in it (the SDK with its native libraries) | %,d |%n".formatted(footprint.lanceCoreBytes()));
+            out.append("| plugin zip (reads and writes tables) | %,d |%n".formatted(footprint.zipBytes()));
+            out.append("| SDK add-on zip (indexes, searches, the SDK reader and writer) | %,d |%n".formatted(footprint.sdkAddOnBytes()));
+            out.append("| lance-core jar in the add-on (the SDK with its native libraries) | %,d |%n".formatted(footprint.lanceCoreBytes()));
             out.append("| server RSS after Java-only reads and writes (native library mapped: %s) | %,d |%n".formatted(footprint.javaPathLibraryMapped() ? "**yes**" : "no", footprint.javaPathRssBytes()));
             out.append("| server RSS after a scan through the SDK | %,d |%n".formatted(footprint.sdkPathRssBytes()));
             out.append("| of which lance-core's native library, resident | %,d |%n".formatted(footprint.nativeLibraryRssBytes()));

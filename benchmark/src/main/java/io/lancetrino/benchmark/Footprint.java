@@ -15,29 +15,33 @@ import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
 
 /**
- * What the plugin costs a Trino server: the plugin zip and the part of it that is lance-core (the SDK with its native
- * libraries), and a single-node server's resident memory with one Lance catalog, first after reads and writes that the
- * Java reader and writer serve alone, then after a scan through the SDK, which loads lance-core's native library.
+ * What the plugin costs a Trino server: the plugin zip, the SDK add-on zip and the part of that which is lance-core (the
+ * SDK with its native libraries), and a single-node server's resident memory with one Lance catalog (both zips
+ * installed), first after reads and writes that the Java reader and writer serve alone, then after a scan through the
+ * SDK, which loads lance-core's native library.
  */
 final class Footprint
 {
     private Footprint() {}
 
     /**
-     * @param lanceCoreBytes bytes of lance-core's jar in the zip (uncompressed)
+     * @param zipBytes the plugin zip, all a catalog needs to read and write tables
+     * @param sdkAddOnBytes the SDK add-on zip
+     * @param lanceCoreBytes bytes of lance-core's jar in the add-on (uncompressed)
      * @param javaPathLibraryMapped whether lance-core's native library was mapped after the Java-only workload
      * @param javaPathRssBytes the server's resident memory after it
      * @param sdkPathRssBytes the server's resident memory after the scan through the SDK
      * @param nativeLibraryRssBytes the resident bytes of lance-core's native library's own mappings then
      */
-    record Result(long zipBytes, long lanceCoreBytes, boolean javaPathLibraryMapped, long javaPathRssBytes, long sdkPathRssBytes, long nativeLibraryRssBytes) {}
+    record Result(long zipBytes, long sdkAddOnBytes, long lanceCoreBytes, boolean javaPathLibraryMapped, long javaPathRssBytes, long sdkPathRssBytes, long nativeLibraryRssBytes) {}
 
     static Result measure(BenchmarkEnvironment environment, Path workDirectory)
             throws Exception
     {
-        Path zip = pluginZip();
+        Path zip = zip("plugin/target", "trino-lance-");
+        Path addOn = zip("sdk/target", "trino-lance-sdk-");
         long lanceCore;
-        try (ZipFile file = new ZipFile(zip.toFile())) {
+        try (ZipFile file = new ZipFile(addOn.toFile())) {
             lanceCore = file.stream().filter(entry -> entry.getName().contains("/lance-core-")).mapToLong(ZipEntry::getSize).sum();
         }
         try (ClusterTimings.Server server = ClusterTimings.Server.start(environment, workDirectory, 0);
@@ -57,17 +61,17 @@ final class Footprint
             long sdkRss = rss(jvm.pid());
             long libraryRss = nativeLibraryRss(jvm.pid()).orElse(0L);
             statement.execute("DROP TABLE footprint_orders");
-            return new Result(Files.size(zip), lanceCore, mapped, javaRss, sdkRss, libraryRss);
+            return new Result(Files.size(zip), Files.size(addOn), lanceCore, mapped, javaRss, sdkRss, libraryRss);
         }
     }
 
-    private static Path pluginZip()
+    private static Path zip(String directory, String prefix)
             throws IOException
     {
-        Path target = Path.of(System.getProperty("project.root", ".")).resolve("plugin/target");
+        Path target = Path.of(System.getProperty("project.root", ".")).resolve(directory);
         try (Stream<Path> files = Files.list(target)) {
-            return files.filter(file -> file.getFileName().toString().endsWith(".zip")).findFirst()
-                    .orElseThrow(() -> new IllegalStateException("no plugin zip in " + target));
+            return files.filter(file -> file.getFileName().toString().startsWith(prefix) && file.getFileName().toString().endsWith(".zip")).findFirst()
+                    .orElseThrow(() -> new IllegalStateException("no %s*.zip in %s".formatted(prefix, target)));
         }
     }
 

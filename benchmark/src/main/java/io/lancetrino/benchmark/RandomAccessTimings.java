@@ -1,5 +1,6 @@
 package io.lancetrino.benchmark;
 
+import io.lancetrino.plugin.sdk.LanceSdks;
 import com.google.common.collect.ImmutableList;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.TableSnapshot;
@@ -84,7 +85,7 @@ public final class RandomAccessTimings
         LanceTableHandle handle = LanceTableHandle.of(name, snapshot);
         List<ColumnHandle> columns = ImmutableList.copyOf(LanceCatalog.columns(name, snapshot, TESTING_TYPE_MANAGER));
         List<ConnectorSplit> fragments = ReaderThroughput.splits(new LanceSplitManager(tables, config), handle);
-        LancePageSourceProvider provider = new LancePageSourceProvider(tables, config);
+        LancePageSourceProvider provider = new LancePageSourceProvider(tables, config, LanceSdks.load(config));
 
         // the same rows for every writer and reader: positions in the table's row order, drawn from one seed
         Random random = new Random(seed);

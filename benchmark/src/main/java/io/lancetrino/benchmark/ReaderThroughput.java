@@ -1,5 +1,6 @@
 package io.lancetrino.benchmark;
 
+import io.lancetrino.plugin.sdk.LanceSdks;
 import com.google.common.collect.ImmutableList;
 import io.lancetrino.metadata.ArrowAllocators;
 import io.lancetrino.metadata.LanceTable;
@@ -125,7 +126,7 @@ public final class ReaderThroughput
                 .filter(column -> columnNames.isEmpty() || columnNames.contains(column.name()))
                 .collect(ImmutableList.toImmutableList());
         List<ConnectorSplit> splits = splits(new LanceSplitManager(tables, config), handle);
-        LancePageSourceProvider provider = new LancePageSourceProvider(tables, config);
+        LancePageSourceProvider provider = new LancePageSourceProvider(tables, config, LanceSdks.load(config));
         AtomicInteger next = new AtomicInteger();
         int threads = Runtime.getRuntime().availableProcessors();
         ExecutorService executor = Executors.newFixedThreadPool(threads);

@@ -10,6 +10,7 @@ import io.lancetrino.plugin.write.TableWrites;
 import io.lancetrino.procedures.BranchOperations;
 import io.lancetrino.procedures.LanceProcedures;
 import io.lancetrino.split.LancePageSourceProvider;
+import io.lancetrino.plugin.sdk.LanceSdk;
 import io.lancetrino.split.LanceSplitManager;
 import io.trino.plugin.base.classloader.ClassLoaderSafeConnectorMetadata;
 import io.lancetrino.plugin.search.TextSearchFunction;
@@ -52,6 +53,7 @@ public final class LanceConnector
     private final TableChangesFunction tableChanges;
     private final VectorSearchFunction vectorSearch;
     private final TextSearchFunction textSearch;
+    private final LanceSdk sdk;
 
     @Inject
     public LanceConnector(
@@ -68,8 +70,10 @@ public final class LanceConnector
             LanceSessionProperties sessionProperties,
             TableChangesFunction tableChanges,
             VectorSearchFunction vectorSearch,
-            TextSearchFunction textSearch)
+            TextSearchFunction textSearch,
+            LanceSdk sdk)
     {
+        this.sdk = requireNonNull(sdk, "sdk is null");
         this.tableChanges = requireNonNull(tableChanges, "tableChanges is null");
         this.vectorSearch = requireNonNull(vectorSearch, "vectorSearch is null");
         this.textSearch = requireNonNull(textSearch, "textSearch is null");
@@ -183,5 +187,6 @@ public final class LanceConnector
     public void shutdown()
     {
         lifeCycleManager.stop();
+        sdk.close();
     }
 }

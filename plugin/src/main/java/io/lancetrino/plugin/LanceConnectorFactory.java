@@ -2,8 +2,6 @@ package io.lancetrino.plugin;
 
 import com.google.inject.Injector;
 import io.airlift.bootstrap.Bootstrap;
-import io.airlift.log.Logger;
-import io.lancetrino.split.JvmRequirements;
 import io.airlift.json.JsonModule;
 import io.lancetrino.split.fs.ObjectStoreOptions;
 import io.trino.filesystem.manager.FileSystemModule;
@@ -22,7 +20,6 @@ public final class LanceConnectorFactory
         implements ConnectorFactory
 {
     public static final String NAME = "lance";
-    private static final Logger LOG = Logger.get(LanceConnectorFactory.class);
 
     @Override
     public String getName()
@@ -33,11 +30,6 @@ public final class LanceConnectorFactory
     @Override
     public Connector create(String catalogName, Map<String, String> config, ConnectorContext context)
     {
-        if (!JvmRequirements.sdkDataExchangeAvailable()) {
-            // reads and writes of the Java reader and writer work without it; each feature that needs the SDK says so
-            LOG.warn("Catalog %s: the JVM runs without %s; features that use the Lance SDK (indexes, searches, the SDK reader and writer, format 2.0 writes) fail until it is added to etc/jvm.config",
-                    catalogName, JvmRequirements.ADD_OPENS);
-        }
         if (Boolean.parseBoolean(config.getOrDefault("fs.cache.enabled", "false").trim())) {
             // the plugin zip leaves out the Alluxio cache: it would only cache manifests, the SDK reads data files itself
             throw new TrinoException(CONFIGURATION_INVALID, "Catalog %s: fs.cache.enabled=true is not supported by the Lance connector (the Lance SDK reads data files itself, bypassing the file system cache); remove the property"

@@ -30,6 +30,11 @@ import io.lancetrino.procedures.ProcedureTables;
 import io.lancetrino.procedures.TagOperations;
 import io.lancetrino.split.LanceConfig;
 import io.lancetrino.split.LancePageSourceProvider;
+import io.lancetrino.split.sdk.SdkReads;
+import io.lancetrino.plugin.sdk.LanceSdk;
+import io.lancetrino.plugin.sdk.LanceSdks;
+import com.google.inject.Provides;
+import com.google.inject.Singleton;
 import io.lancetrino.split.LanceSplitManager;
 import io.lancetrino.split.index.ScalarIndexLookup;
 import io.lancetrino.split.LanceTables;
@@ -50,6 +55,7 @@ public final class LanceModule
         binder.bind(ScalarIndexLookup.class).in(Scopes.SINGLETON);
         binder.bind(LanceSplitManager.class).in(Scopes.SINGLETON);
         binder.bind(LancePageSourceProvider.class).in(Scopes.SINGLETON);
+        binder.bind(SdkReads.class).to(LanceSdk.class);
         binder.bind(TableCommits.class).in(Scopes.SINGLETON);
         binder.bind(TableWrites.class).in(Scopes.SINGLETON);
         binder.bind(SchemaChanges.class).in(Scopes.SINGLETON);
@@ -76,5 +82,13 @@ public final class LanceModule
         binder.bind(VectorSearchFunction.class).in(Scopes.SINGLETON);
         binder.bind(TextSearchFunction.class).in(Scopes.SINGLETON);
         binder.bind(LanceConnector.class).in(Scopes.SINGLETON);
+    }
+
+    /** The SDK add-on when it is installed, else features that need it fail naming it. */
+    @Provides
+    @Singleton
+    public static LanceSdk lanceSdk(LanceConfig config)
+    {
+        return LanceSdks.load(config);
     }
 }

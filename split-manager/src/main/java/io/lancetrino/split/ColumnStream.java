@@ -9,7 +9,7 @@ import java.util.function.Supplier;
  * Some of a split's output columns, read over the split's row ranges in order; the page source stitches streams by
  * position.
  */
-interface ColumnStream
+public interface ColumnStream
 {
     /** The output columns this stream serves, by channel. */
     List<Integer> columns();

@@ -12,7 +12,6 @@ import io.trino.spi.type.ArrayType;
 import io.trino.spi.type.Type;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.lance.util.Range;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -36,7 +35,7 @@ final class JavaColumnStream
     /** Opens the SDK read of this column over the given (remaining) ranges. */
     interface Fallback
     {
-        ColumnStream open(List<Range> ranges, UnsupportedLanceEncodingException cause);
+        ColumnStream open(List<RowRange> ranges, UnsupportedLanceEncodingException cause);
     }
 
     private final LanceSplit split;
@@ -48,14 +47,14 @@ final class JavaColumnStream
     private final Optional<StoredConversions.Conversion> conversion;
     private final List<LanceColumn> columns;
     private final CachingInput input;
-    private final List<Range> ranges;
+    private final List<RowRange> ranges;
     private final int batchRows;
     private final Fallback fallback;
     // where the next batch starts
     private int rangeIndex;
     private int nextRow;
     // the rows of the current batch, and their values once decoded
-    private List<Range> currentSegments = List.of();
+    private List<RowRange> currentSegments = List.of();
     private Block current;
     private int currentRows;
     private int offset;
@@ -65,7 +64,7 @@ final class JavaColumnStream
     // set for the few rows an index selected: a MiniBlock page is read by the chunks holding them
     private boolean chunksOnly;
 
-    JavaColumnStream(LanceSplit split, LanceDataFile file, int outputColumn, String columnName, Type type, StoredConversions.Conversion conversion, LanceColumn column, CachingInput input, List<Range> ranges, int batchRows, Fallback fallback)
+    JavaColumnStream(LanceSplit split, LanceDataFile file, int outputColumn, String columnName, Type type, StoredConversions.Conversion conversion, LanceColumn column, CachingInput input, List<RowRange> ranges, int batchRows, Fallback fallback)
     {
         this(split, file, outputColumn, columnName, type, Optional.of(conversion), List.of(column), input, ranges, batchRows, fallback);
     }
@@ -75,7 +74,7 @@ final class JavaColumnStream
      * column read from its leaves
      * @param columns the physical columns: the one column, or the leaves of an array or row column in pre-order
      */
-    JavaColumnStream(LanceSplit split, LanceDataFile file, int outputColumn, String columnName, Type type, Optional<StoredConversions.Conversion> conversion, List<LanceColumn> columns, CachingInput input, List<Range> ranges, int batchRows, Fallback fallback)
+    JavaColumnStream(LanceSplit split, LanceDataFile file, int outputColumn, String columnName, Type type, Optional<StoredConversions.Conversion> conversion, List<LanceColumn> columns, CachingInput input, List<RowRange> ranges, int batchRows, Fallback fallback)
     {
         this.split = requireNonNull(split, "split is null");
         this.file = requireNonNull(file, "file is null");
@@ -88,7 +87,7 @@ final class JavaColumnStream
         this.ranges = ImmutableList.copyOf(ranges);
         this.batchRows = batchRows;
         this.fallback = requireNonNull(fallback, "fallback is null");
-        this.nextRow = ranges.isEmpty() ? 0 : ranges.getFirst().getStart();
+        this.nextRow = ranges.isEmpty() ? 0 : ranges.getFirst().start();
     }
 
     /**
@@ -178,7 +177,7 @@ final class JavaColumnStream
         if (delegate != null || current != null) {
             return ColumnStream.super.deferredBlock(channel, rows);
         }
-        List<Range> segments = currentSegments;
+        List<RowRange> segments = currentSegments;
         int batchRows = currentRows;
         int start = offset;
         return () -> {
@@ -217,19 +216,19 @@ final class JavaColumnStream
     /** The rows of the next batch: whole batches across range boundaries, as the SDK's reader returns them. */
     private void planNextBatch()
     {
-        ImmutableList.Builder<Range> segments = ImmutableList.builder();
+        ImmutableList.Builder<RowRange> segments = ImmutableList.builder();
         int rows = 0;
         while (rows < batchRows && rangeIndex < ranges.size()) {
-            Range range = ranges.get(rangeIndex);
-            int count = Math.min(batchRows - rows, range.getEnd() - nextRow);
+            RowRange range = ranges.get(rangeIndex);
+            int count = Math.min(batchRows - rows, range.end() - nextRow);
             if (count > 0) {
-                segments.add(Range.of(nextRow, nextRow + count));
+                segments.add(RowRange.of(nextRow, nextRow + count));
                 rows += count;
                 nextRow += count;
             }
-            if (nextRow >= range.getEnd()) {
+            if (nextRow >= range.end()) {
                 rangeIndex++;
-                nextRow = rangeIndex < ranges.size() ? ranges.get(rangeIndex).getStart() : nextRow;
+                nextRow = rangeIndex < ranges.size() ? ranges.get(rangeIndex).start() : nextRow;
             }
         }
         currentSegments = segments.build();
@@ -238,12 +237,12 @@ final class JavaColumnStream
         offset = 0;
     }
 
-    private Block decode(List<Range> segments, int rows)
+    private Block decode(List<RowRange> segments, int rows)
     {
         List<Block> parts = new ArrayList<>(segments.size());
         try {
-            for (Range segment : segments) {
-                parts.add(readRows(segment.getStart(), segment.getEnd() - segment.getStart()));
+            for (RowRange segment : segments) {
+                parts.add(readRows(segment.start(), segment.end() - segment.start()));
             }
         }
         catch (UnsupportedLanceEncodingException e) {
@@ -252,13 +251,13 @@ final class JavaColumnStream
         }
         catch (IOException | RuntimeException e) {
             // a damaged page: name the column, the reader's message names its physical column and page
-            throw SplitFileReaders.unreadable(split, file, columnName, e);
+            throw SplitReadErrors.unreadable(split, file, columnName, e);
         }
         return LanceColumnReader.concat(type, parts, rows);
     }
 
     /** One batch through the SDK, for a page the Java reader met in it and does not decode. */
-    private Block readThroughFallback(List<Range> segments, int rows, UnsupportedLanceEncodingException cause)
+    private Block readThroughFallback(List<RowRange> segments, int rows, UnsupportedLanceEncodingException cause)
     {
         ColumnStream stream = fallback.open(segments, cause);
         try {
@@ -325,14 +324,14 @@ final class JavaColumnStream
         return NestedColumnReader.read(input, columns, type, rowStart, count);
     }
 
-    private List<Range> remainingRanges(int fromRange, int fromRow)
+    private List<RowRange> remainingRanges(int fromRange, int fromRow)
     {
-        ImmutableList.Builder<Range> remaining = ImmutableList.builder();
+        ImmutableList.Builder<RowRange> remaining = ImmutableList.builder();
         for (int index = fromRange; index < ranges.size(); index++) {
-            Range range = ranges.get(index);
-            int start = index == fromRange ? fromRow : range.getStart();
-            if (start < range.getEnd()) {
-                remaining.add(Range.of(start, range.getEnd()));
+            RowRange range = ranges.get(index);
+            int start = index == fromRange ? fromRow : range.start();
+            if (start < range.end()) {
+                remaining.add(RowRange.of(start, range.end()));
             }
         }
         return remaining.build();

@@ -9,8 +9,9 @@ import io.lancetrino.file.LanceColumn;
 import io.lancetrino.file.LanceFileMetadata;
 import io.lancetrino.file.LancePage;
 import io.lancetrino.file.UnsupportedLanceEncodingException;
-import io.lancetrino.split.arrow.ArrowBlocks;
 import io.lancetrino.split.fs.LanceFileSystems;
+import io.lancetrino.split.sdk.SdkReads;
+import io.lancetrino.split.sdk.SdkSplitReads;
 import io.trino.filesystem.TrinoInputFile;
 import io.trino.plugin.base.metrics.LongCount;
 import io.trino.spi.TrinoException;
@@ -20,13 +21,8 @@ import io.trino.spi.connector.ConnectorPageSource;
 import io.trino.spi.connector.SourcePage;
 import io.trino.spi.metrics.Metrics;
 import io.trino.spi.Page;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.lance.file.LanceFileReader;
-import org.lance.util.Range;
 import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
@@ -61,7 +57,7 @@ public final class LancePageSource
 
     private final LanceSplit split;
     private final List<LanceColumnHandle> columns;
-    private final BufferAllocator allocator;
+    private final SdkReads sdkReads;
     private final TableFileSystem fileSystem;
     private final int batchRows;
     private final List<ColumnPredicate> predicates;
@@ -84,7 +80,8 @@ public final class LancePageSource
     private long sdkPredicateColumns;
 
     private final List<ColumnStream> streams = new ArrayList<>();
-    private final SplitFileReaders readers;
+    // the SDK's readers of the split's files, opened when the Java reader declines one
+    private SdkSplitReads sdkSplitReads;
     // for each output column: the stream and the channel in it, or -1 when no file stores the column
     private int[] streamOfColumn;
     private int[] channelOfColumn;
@@ -102,25 +99,25 @@ public final class LancePageSource
     private long completedPositions;
     private long readTimeNanos;
 
-    public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, BufferAllocator allocator, TableFileSystem fileSystem, Map<String, String> storageOptions, int batchRows)
+    public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, SdkReads sdkReads, TableFileSystem fileSystem, Map<String, String> storageOptions, int batchRows)
     {
-        this(split, columns, List.of(), allocator, fileSystem, storageOptions, batchRows, LanceFileReaderType.JAVA, new FileMetadataCache(0));
+        this(split, columns, List.of(), sdkReads, fileSystem, storageOptions, batchRows, LanceFileReaderType.JAVA, new FileMetadataCache(0));
     }
 
     /**
      * @param predicates conditions implied by Trino's filter: rows failing them may be left out, so their other columns
      * are not decoded
      */
-    public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, List<ColumnPredicate> predicates, BufferAllocator allocator, TableFileSystem fileSystem, Map<String, String> storageOptions, int batchRows, LanceFileReaderType fileReader, FileMetadataCache fileMetadata)
+    public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, List<ColumnPredicate> predicates, SdkReads sdkReads, TableFileSystem fileSystem, Map<String, String> storageOptions, int batchRows, LanceFileReaderType fileReader, FileMetadataCache fileMetadata)
     {
-        this(split, columns, predicates, List.of(), allocator, fileSystem, storageOptions, batchRows, fileReader, fileMetadata);
+        this(split, columns, predicates, List.of(), sdkReads, fileSystem, storageOptions, batchRows, fileReader, fileMetadata);
     }
 
     /**
      * @param filters conditions every returned row satisfies: the connector told the engine it enforces them, so rows
      * failing them are dropped here; a filter's column is read even when it is not projected
      */
-    public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, List<ColumnPredicate> predicates, List<ColumnPredicate> filters, BufferAllocator allocator, TableFileSystem fileSystem, Map<String, String> storageOptions, int batchRows, LanceFileReaderType fileReader, FileMetadataCache fileMetadata)
+    public LancePageSource(LanceSplit split, List<LanceColumnHandle> columns, List<ColumnPredicate> predicates, List<ColumnPredicate> filters, SdkReads sdkReads, TableFileSystem fileSystem, Map<String, String> storageOptions, int batchRows, LanceFileReaderType fileReader, FileMetadataCache fileMetadata)
     {
         this.fileMetadata = requireNonNull(fileMetadata, "fileMetadata is null");
         this.fileReader = requireNonNull(fileReader, "fileReader is null");
@@ -141,11 +138,10 @@ public final class LancePageSource
             filterChannels[filter] = channel;
         }
         this.columns = ImmutableList.copyOf(readColumns);
-        this.allocator = requireNonNull(allocator, "allocator is null");
+        this.sdkReads = requireNonNull(sdkReads, "sdkReads is null");
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.batchRows = batchRows;
         this.storageOptions = ImmutableMap.copyOf(storageOptions);
-        this.readers = new SplitFileReaders(split, allocator, storageOptions, fileSystem);
     }
 
     @Override
@@ -200,7 +196,7 @@ public final class LancePageSource
         }
         // rows taken through the dataset come without deleted rows, so no read may include them
         boolean throughDataset = plans.stream().anyMatch(FileColumns::throughDataset);
-        List<Range> ranges = files.isEmpty() ? null : planReads(!throughDataset);
+        List<RowRange> ranges = files.isEmpty() ? null : planReads(!throughDataset);
         for (FileColumns plan : plans) {
             List<Integer> sdkChannels = new ArrayList<>();
             for (int channel = 0; channel < plan.columns().size(); channel++) {
@@ -247,18 +243,26 @@ public final class LancePageSource
         return !stream.columns().isEmpty();
     }
 
-    private ColumnStream openSdkStream(FileColumns plan, List<Range> ranges)
+    private ColumnStream openSdkStream(FileColumns plan, List<RowRange> ranges)
     {
         return plan.throughDataset()
-                ? DatasetTakeStream.open(split, plan.file(), plan.columns(), plan.handles(), ranges, allocator, storageOptions, batchRows)
-                : FileStream.open(split, plan.file(), readers.open(plan.file()), plan, ranges, batchRows);
+                ? sdk().takeThroughDataset(plan.file(), plan.columns(), plan.handles(), ranges, batchRows)
+                : sdk().readFile(plan.file(), plan.columns(), plan.names(), plan.handles(), ranges, batchRows);
+    }
+
+    private SdkSplitReads sdk()
+    {
+        if (sdkSplitReads == null) {
+            sdkSplitReads = sdkReads.openSplit(split, storageOptions, fileSystem);
+        }
+        return sdkSplitReads;
     }
 
     /**
      * The Java reader's stream of one column of a file, or empty when the column is not a flat leaf the reader
      * decodes as is (or the file's version or location rules it out); the SDK reads it then.
      */
-    private Optional<JavaColumnStream> openJavaStream(FileColumns plan, int channel, List<Range> ranges)
+    private Optional<JavaColumnStream> openJavaStream(FileColumns plan, int channel, List<RowRange> ranges)
     {
         LanceColumnHandle handle = plan.handles().get(channel);
         OptionalInt physicalColumn = JavaColumnStream.physicalColumn(plan.file(), handle, plan.fields().get(channel));
@@ -294,14 +298,14 @@ public final class LancePageSource
     }
 
     /** The buffers of the pages of a column that hold rows of the ranges and are read whole. */
-    private static void planBufferReads(CoalescedReads reads, LanceColumn column, List<Range> ranges, boolean chunksOnly)
+    private static void planBufferReads(CoalescedReads reads, LanceColumn column, List<RowRange> ranges, boolean chunksOnly)
     {
         if (ranges.isEmpty()) {
             return;
         }
         // per range: rows an index selected lie far apart, and the pages between them are not read
-        for (Range range : ranges) {
-            for (LanceColumn.PageRows rows : column.pagesOf(range.getStart(), range.getEnd())) {
+        for (RowRange range : ranges) {
+            for (LanceColumn.PageRows rows : column.pagesOf(range.start(), range.end())) {
                 LancePage page = rows.page();
                 // FullZip pages are read in parts, by the rows wanted; MiniBlock pages by chunks when chunksOnly
                 if (!page.layout().hasFullZipLayout() && !(chunksOnly && page.layout().hasMiniBlockLayout())) {
@@ -325,7 +329,7 @@ public final class LancePageSource
                 return schema.get();
             }
         }
-        return readers.open(file).schema();
+        return sdk().schema(file);
     }
 
     private Optional<JavaFile> javaFile(LanceDataFile file)
@@ -351,7 +355,7 @@ public final class LancePageSource
             throw new TrinoException(LANCE_MISSING_FILE, "Table %s, fragment %s: cannot open data file %s: not found".formatted(split.table(), split.fragmentId(), file.location()), e);
         }
         catch (IOException | RuntimeException e) {
-            throw SplitFileReaders.unreadable(split, file, e);
+            throw SplitReadErrors.unreadable(split, file, e);
         }
     }
 
@@ -362,10 +366,10 @@ public final class LancePageSource
      * into many short ranges the whole split is read and deleted rows are dropped from each page instead, because the
      * SDK reads a few long ranges much faster than many short ones. Then narrowed by the predicates.
      */
-    private List<Range> planReads(boolean mayReadDeletedRows)
+    private List<RowRange> planReads(boolean mayReadDeletedRows)
     {
         RoaringBitmap deleted = deletedRowsOfFragment();
-        List<Range> ranges = survivingRanges(deleted);
+        List<RowRange> ranges = survivingRanges(deleted);
         int start = Math.toIntExact(split.startRow());
         int end = Math.toIntExact(split.endRow());
         if (split.indexedRows().isPresent()) {
@@ -373,7 +377,7 @@ public final class LancePageSource
             ranges = RowRanges.intersect(ranges, RowRanges.covering(split.indexedRows().get().bitmap(), INDEXED_ROWS_MERGE_GAP));
         }
         else if (mayReadDeletedRows && ranges.size() > 1 && ranges.size() > (end - start) / MIN_AVERAGE_RANGE_ROWS) {
-            ranges = List.of(Range.of(start, end));
+            ranges = List.of(RowRange.of(start, end));
             deletedRows = deleted;
         }
         if (predicates.isEmpty() || nearlyOnlySelectedRows(ranges)) {
@@ -386,7 +390,7 @@ public final class LancePageSource
      * Whether the ranges hold little more than the rows an index selected: a predicate pass could then drop at most
      * half of them, for a read of its columns per range, while the filters drop the rest anyway.
      */
-    private boolean nearlyOnlySelectedRows(List<Range> ranges)
+    private boolean nearlyOnlySelectedRows(List<RowRange> ranges)
     {
         return split.indexedRows().isPresent() && RowRanges.count(ranges) <= 2 * split.indexedRows().get().bitmap().getLongCardinality();
     }
@@ -395,7 +399,7 @@ public final class LancePageSource
      * A predicate column of one file read on its own for the predicate pass, by the same reader the column read would
      * use; empty when the SDK's file reader cannot project it (a packed struct is stored before it).
      */
-    private Optional<ColumnStream> openPredicateStream(LanceDataFile file, LanceColumnHandle column, List<Range> ranges)
+    private Optional<ColumnStream> openPredicateStream(LanceDataFile file, LanceColumnHandle column, List<RowRange> ranges)
     {
         FileColumns plan = FileColumns.resolve(split, file, fileSchema(file), List.of(0), List.of(column));
         if (plan.columns().isEmpty() || plan.throughDataset()) {
@@ -409,7 +413,7 @@ public final class LancePageSource
             }
         }
         sdkPredicateColumns++;
-        return Optional.of(FileStream.open(split, file, readers.open(file), plan, ranges, batchRows));
+        return Optional.of(sdk().readFile(file, plan.columns(), plan.names(), plan.handles(), ranges, batchRows));
     }
 
     /**
@@ -551,7 +555,7 @@ public final class LancePageSource
         return RowRanges.count(survivingRanges(deletedRowsOfFragment()));
     }
 
-    private List<Range> survivingRanges(RoaringBitmap deleted)
+    private List<RowRange> survivingRanges(RoaringBitmap deleted)
     {
         return RowRanges.surviving(Math.toIntExact(split.startRow()), Math.toIntExact(split.endRow()), deleted);
     }
@@ -639,7 +643,7 @@ public final class LancePageSource
     @Override
     public long getMemoryUsage()
     {
-        long bytes = allocator.getAllocatedMemory();
+        long bytes = sdkSplitReads == null ? 0 : sdkSplitReads.allocatedBytes();
         for (ColumnStream stream : streams) {
             bytes += stream.retainedBytes();
         }
@@ -658,6 +662,7 @@ public final class LancePageSource
         }
         streams.clear();
         javaFiles.clear();
+        // closed, but kept for getMetrics, which the engine calls after close
         for (CoalescedReads reads : coalescedReads.values()) {
             try {
                 reads.close();
@@ -666,15 +671,11 @@ public final class LancePageSource
                 // nothing more is read through it
             }
         }
-        // kept for getMetrics, which the engine calls after close
-        readers.close();
-        allocator.close();
+        if (sdkSplitReads != null) {
+            sdkSplitReads.close();
+        }
     }
 
-    /**
-     * One data file read over the split's surviving row ranges; batches are converted to blocks at once because the
-     * reader reuses its Arrow buffers.
-     */
     /**
      * The output columns one data file serves, with their top-level names in the file.
      *
@@ -731,109 +732,7 @@ public final class LancePageSource
                 throw e;
             }
             catch (RuntimeException e) {
-                throw SplitFileReaders.unreadable(split, file, e);
-            }
-        }
-    }
-
-    private static final class FileStream
-            implements ColumnStream
-    {
-        private final LanceSplit split;
-        private final LanceDataFile file;
-        private final ArrowReader batches;
-        private final List<Integer> columns;
-        private final List<String> names;
-        private final List<LanceColumnHandle> handles;
-        private final LoadedBatch batch = new LoadedBatch();
-        private boolean exhausted;
-
-        private FileStream(LanceSplit split, LanceDataFile file, ArrowReader batches, List<Integer> columns, List<String> names, List<LanceColumnHandle> handles)
-        {
-            this.split = split;
-            this.file = file;
-            this.batches = batches;
-            this.columns = columns;
-            this.names = names;
-            this.handles = handles;
-        }
-
-        static FileStream open(LanceSplit split, LanceDataFile file, LanceFileReader reader, FileColumns plan, List<Range> ranges, int batchRows)
-        {
-            try {
-                ArrowReader batches = ranges.isEmpty() ? null : reader.readAll(plan.names().stream().map(FileColumnMapping::projectionPath).toList(), ranges, batchRows);
-                FileStream stream = new FileStream(split, file, batches, plan.columns(), plan.names(), plan.handles());
-                stream.exhausted = batches == null;
-                return stream;
-            }
-            catch (IOException | RuntimeException e) {
-                throw SplitFileReaders.unreadable(split, file, e);
-            }
-        }
-
-        @Override
-        public List<Integer> columns()
-        {
-            return columns;
-        }
-
-        @Override
-        public int available()
-        {
-            while (!exhausted && batch.remaining() == 0) {
-                loadNextBatch();
-            }
-            return batch.remaining();
-        }
-
-        @Override
-        public Block block(int channel, int rows)
-        {
-            return batch.block(channel, rows);
-        }
-
-        @Override
-        public void advance(int rows)
-        {
-            batch.advance(rows);
-        }
-
-        @Override
-        public long retainedBytes()
-        {
-            return batch.retainedBytes();
-        }
-
-        private void loadNextBatch()
-        {
-            try {
-                if (!batches.loadNextBatch()) {
-                    exhausted = true;
-                    batch.clear();
-                    return;
-                }
-                VectorSchemaRoot root = batches.getVectorSchemaRoot();
-                Block[] blocks = new Block[names.size()];
-                for (int channel = 0; channel < names.size(); channel++) {
-                    blocks[channel] = ArrowBlocks.toBlock(handles.get(channel).type(), root.getVector(names.get(channel)), batches);
-                }
-                batch.set(blocks, root.getRowCount());
-            }
-            catch (IOException | RuntimeException e) {
-                throw SplitFileReaders.unreadable(split, file, e);
-            }
-        }
-
-        @Override
-        public void close()
-        {
-            if (batches != null) {
-                try {
-                    batches.close();
-                }
-                catch (IOException | RuntimeException _) {
-                    // closing after a failure must not hide it
-                }
+                throw SplitReadErrors.unreadable(split, file, e);
             }
         }
     }

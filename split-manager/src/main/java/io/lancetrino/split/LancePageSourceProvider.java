@@ -1,16 +1,14 @@
 package io.lancetrino.split;
 
 import com.google.inject.Inject;
-import io.lancetrino.metadata.ArrowAllocators;
 import io.lancetrino.split.changes.ChangePageSource;
 import io.lancetrino.split.changes.LanceChangeSplit;
 import io.lancetrino.split.changes.LanceTableChangesHandle;
 import io.lancetrino.split.changes.TableChanges;
+import io.lancetrino.split.sdk.SdkReads;
 import io.lancetrino.split.search.AnnSearch;
-import io.lancetrino.split.search.IndexSearchPageSource;
 import io.lancetrino.split.search.LanceDistanceColumnHandle;
 import io.lancetrino.split.search.LanceSearchSplit;
-import io.lancetrino.split.search.SdkSearches;
 import io.lancetrino.split.search.VectorSearchPageSource;
 import io.lancetrino.split.search.VectorTopN;
 import io.trino.spi.TrinoException;
@@ -25,7 +23,6 @@ import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.connector.DynamicFilter;
 import io.trino.spi.connector.EmptyPageSource;
 import io.trino.spi.predicate.TupleDomain;
-import org.apache.arrow.memory.BufferAllocator;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -38,25 +35,21 @@ public final class LancePageSourceProvider
         implements ConnectorPageSourceProvider
 {
     private final LanceTables tables;
-    private final BufferAllocator rootAllocator;
+    private final SdkReads sdkReads;
     public static final String FILE_READER_PROPERTY = "file_reader";
-    private static final long SEARCH_METADATA_CACHE_BYTES = 64L << 20;
 
     private final int batchRows;
     private final LanceFileReaderType fileReader;
     private final FileMetadataCache fileMetadata;
-    private final SdkSearches searches;
 
     @Inject
-    public LancePageSourceProvider(LanceTables tables, LanceConfig config)
+    public LancePageSourceProvider(LanceTables tables, LanceConfig config, SdkReads sdkReads)
     {
         this.tables = requireNonNull(tables, "tables is null");
-        this.rootAllocator = ArrowAllocators.newRootAllocator(config.getReaderMemoryLimit().toBytes());
+        this.sdkReads = requireNonNull(sdkReads, "sdkReads is null");
         this.batchRows = config.getReadBatchRows();
         this.fileReader = config.getFileReader();
         this.fileMetadata = new FileMetadataCache(config.getFileMetadataCachePages(), config.getPageBufferCacheSize().toBytes());
-        // manifests the SDK caches per search are small; its index cache is the one that matters
-        this.searches = new SdkSearches(config.getSearchIndexCacheSize().toBytes(), SEARCH_METADATA_CACHE_BYTES);
     }
 
     @Override
@@ -102,8 +95,7 @@ public final class LancePageSourceProvider
         if (order.isPresent() && !columns.contains(order.get())) {
             outputs.add(new VectorSearchPageSource.Distance(channel(read, order.get().vector()), order.get()));
         }
-        BufferAllocator allocator = rootAllocator.newChildAllocator("search", 0, rootAllocator.getLimit());
-        ConnectorPageSource search = new IndexSearchPageSource(split, handle.vectorSearch(), handle.textSearch(), read, searches, tables.storageOptions(handle.tableRoot()), allocator);
+        ConnectorPageSource search = sdkReads.search(split, handle.vectorSearch(), handle.textSearch(), read, tables.storageOptions(handle.tableRoot()));
         boolean computed = outputs.stream().anyMatch(VectorSearchPageSource.Distance.class::isInstance);
         return computed ? new VectorSearchPageSource(search, outputs, sort, sort.isPresent(), columns.size()) : search;
     }
@@ -145,8 +137,7 @@ public final class LancePageSourceProvider
         // the table's own constraint is enforced here (ConnectorMetadata.applyFilter tells the engine so); a dynamic
         // filter only narrows what is read
         List<ColumnPredicate> filters = columnPredicates(handle.constraint());
-        BufferAllocator allocator = rootAllocator.newChildAllocator("split-" + lanceSplit.fragmentId(), 0, rootAllocator.getLimit());
-        return new LancePageSource(lanceSplit, lanceColumns, predicates, filters, allocator, tables.fileSystem(session.getIdentity(), handle.tableRoot()), tables.storageOptions(handle.tableRoot()), batchRows, fileReader(session), fileMetadata);
+        return new LancePageSource(lanceSplit, lanceColumns, predicates, filters, sdkReads, tables.fileSystem(session.getIdentity(), handle.tableRoot()), tables.storageOptions(handle.tableRoot()), batchRows, fileReader(session), fileMetadata);
     }
 
     /** The domains a page source evaluates, each as its own predicate (a predicate keeps state per page source). */
@@ -180,8 +171,7 @@ public final class LancePageSourceProvider
             }
         }
         LanceSplit rows = split.rows();
-        BufferAllocator allocator = rootAllocator.newChildAllocator("changes-" + rows.fragmentId(), 0, rootAllocator.getLimit());
-        LancePageSource data = new LancePageSource(rows, dataColumns, List.of(), allocator, tables.fileSystem(session.getIdentity(), handle.tableRoot()), tables.storageOptions(handle.tableRoot()), batchRows, fileReader(session), fileMetadata);
+        LancePageSource data = new LancePageSource(rows, dataColumns, List.of(), sdkReads, tables.fileSystem(session.getIdentity(), handle.tableRoot()), tables.storageOptions(handle.tableRoot()), batchRows, fileReader(session), fileMetadata);
         return new ChangePageSource(data, split, dataChannel, changeColumn);
     }
 

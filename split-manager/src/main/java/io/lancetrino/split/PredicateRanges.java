@@ -2,7 +2,6 @@ package io.lancetrino.split;
 
 import com.google.common.collect.ImmutableList;
 import io.trino.spi.TrinoException;
-import org.lance.util.Range;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -26,17 +25,17 @@ final class PredicateRanges
     /** Opens a stream of one column of a data file over the given ranges, or empty when that file's column cannot be read on its own. */
     interface ColumnStreams
     {
-        Optional<ColumnStream> open(LanceDataFile file, LanceColumnHandle column, List<Range> ranges);
+        Optional<ColumnStream> open(LanceDataFile file, LanceColumnHandle column, List<RowRange> ranges);
     }
 
-    static List<Range> narrow(LanceSplit split, List<ColumnPredicate> predicates, List<Range> ranges, ColumnStreams streams)
+    static List<RowRange> narrow(LanceSplit split, List<ColumnPredicate> predicates, List<RowRange> ranges, ColumnStreams streams)
     {
-        List<Range> narrowed = ranges;
+        List<RowRange> narrowed = ranges;
         for (LanceDataFile file : split.dataFiles()) {
             if (narrowed.isEmpty()) {
                 break;
             }
-            Optional<List<Range>> fileNarrowed = narrowByFile(split, file, predicates, narrowed, streams);
+            Optional<List<RowRange>> fileNarrowed = narrowByFile(split, file, predicates, narrowed, streams);
             if (fileNarrowed.isPresent()) {
                 narrowed = fileNarrowed.get();
             }
@@ -44,7 +43,7 @@ final class PredicateRanges
         return narrowed;
     }
 
-    private static Optional<List<Range>> narrowByFile(LanceSplit split, LanceDataFile file, List<ColumnPredicate> predicates, List<Range> ranges, ColumnStreams opener)
+    private static Optional<List<RowRange>> narrowByFile(LanceSplit split, LanceDataFile file, List<ColumnPredicate> predicates, List<RowRange> ranges, ColumnStreams opener)
     {
         List<ColumnPredicate> stored = predicates.stream()
                 .filter(predicate -> file.fieldIds().stream().anyMatch(predicate.column().subtreeFieldIds()::contains))
@@ -109,7 +108,7 @@ final class PredicateRanges
             throw e;
         }
         catch (RuntimeException e) {
-            throw SplitFileReaders.unreadable(split, file, e);
+            throw SplitReadErrors.unreadable(split, file, e);
         }
         finally {
             streams.forEach(ColumnStream::close);
@@ -122,8 +121,8 @@ final class PredicateRanges
      */
     static final class RangesBuilder
     {
-        private final List<Range> source;
-        private final ImmutableList.Builder<Range> result = ImmutableList.builder();
+        private final List<RowRange> source;
+        private final ImmutableList.Builder<RowRange> result = ImmutableList.builder();
         // position of the next batch row in the source ranges
         private int rangeIndex;
         private int rowInRange;
@@ -133,10 +132,10 @@ final class PredicateRanges
         private int openSource;
         private long closedRows;
 
-        RangesBuilder(List<Range> source)
+        RangesBuilder(List<RowRange> source)
         {
             this.source = source;
-            this.rowInRange = source.isEmpty() ? 0 : source.getFirst().getStart();
+            this.rowInRange = source.isEmpty() ? 0 : source.getFirst().start();
         }
 
         /** Adds the kept positions (ascending) of the next {@code rows} rows of the source ranges. */
@@ -156,15 +155,15 @@ final class PredicateRanges
         private void advance(int rows)
         {
             while (rows > 0) {
-                Range range = source.get(rangeIndex);
-                int available = range.getEnd() - rowInRange;
+                RowRange range = source.get(rangeIndex);
+                int available = range.end() - rowInRange;
                 if (rows < available) {
                     rowInRange += rows;
                     return;
                 }
                 rows -= available;
                 rangeIndex++;
-                rowInRange = rangeIndex < source.size() ? source.get(rangeIndex).getStart() : 0;
+                rowInRange = rangeIndex < source.size() ? source.get(rangeIndex).start() : 0;
             }
         }
 
@@ -189,13 +188,13 @@ final class PredicateRanges
         private void close()
         {
             if (openStart >= 0) {
-                result.add(Range.of(openStart, openEnd));
+                result.add(RowRange.of(openStart, openEnd));
                 closedRows += openEnd - openStart;
                 openStart = -1;
             }
         }
 
-        List<Range> build()
+        List<RowRange> build()
         {
             close();
             return result.build();

@@ -1,6 +1,5 @@
 package io.lancetrino.split;
 
-import org.lance.util.Range;
 
 import java.util.List;
 
@@ -9,22 +8,22 @@ import java.util.List;
  */
 final class ReadRowCursor
 {
-    private final List<Range> ranges;
+    private final List<RowRange> ranges;
     private int range;
     private int row;
 
-    ReadRowCursor(List<Range> ranges)
+    ReadRowCursor(List<RowRange> ranges)
     {
         this.ranges = ranges;
-        this.row = ranges.isEmpty() ? 0 : ranges.getFirst().getStart();
+        this.row = ranges.isEmpty() ? 0 : ranges.getFirst().start();
     }
 
     int next()
     {
         int current = row++;
-        if (row == ranges.get(range).getEnd() && range + 1 < ranges.size()) {
+        if (row == ranges.get(range).end() && range + 1 < ranges.size()) {
             range++;
-            row = ranges.get(range).getStart();
+            row = ranges.get(range).start();
         }
         return current;
     }

@@ -2,7 +2,6 @@ package io.lancetrino.split;
 
 import io.trino.spi.block.Block;
 import io.trino.spi.block.LongArrayBlock;
-import org.lance.util.Range;
 
 import java.util.List;
 import java.util.Optional;
@@ -16,7 +15,7 @@ final class RowAddressCursor
     private final long fragmentBits;
     private final ReadRowCursor rows;
 
-    RowAddressCursor(long fragmentId, List<Range> ranges)
+    RowAddressCursor(long fragmentId, List<RowRange> ranges)
     {
         this.fragmentBits = fragmentId << 32;
         this.rows = new ReadRowCursor(ranges);

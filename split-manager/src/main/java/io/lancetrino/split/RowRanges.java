@@ -1,7 +1,6 @@
 package io.lancetrino.split;
 
 import com.google.common.collect.ImmutableList;
-import org.lance.util.Range;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.util.List;
@@ -13,9 +12,9 @@ public final class RowRanges
 {
     private RowRanges() {}
 
-    public static List<Range> surviving(int start, int end, RoaringBitmap deleted)
+    public static List<RowRange> surviving(int start, int end, RoaringBitmap deleted)
     {
-        ImmutableList.Builder<Range> ranges = ImmutableList.builder();
+        ImmutableList.Builder<RowRange> ranges = ImmutableList.builder();
         int rangeStart = start;
         var iterator = deleted.getIntIterator();
         while (iterator.hasNext()) {
@@ -27,12 +26,12 @@ public final class RowRanges
                 break;
             }
             if (row > rangeStart) {
-                ranges.add(Range.of(rangeStart, row));
+                ranges.add(RowRange.of(rangeStart, row));
             }
             rangeStart = row + 1;
         }
         if (rangeStart < end) {
-            ranges.add(Range.of(rangeStart, end));
+            ranges.add(RowRange.of(rangeStart, end));
         }
         return ranges.build();
     }
@@ -40,9 +39,9 @@ public final class RowRanges
     /**
      * The runs of the bitmap's rows, runs at most {@code mergeGap} rows apart joined into one range.
      */
-    public static List<Range> covering(RoaringBitmap rows, int mergeGap)
+    public static List<RowRange> covering(RoaringBitmap rows, int mergeGap)
     {
-        ImmutableList.Builder<Range> ranges = ImmutableList.builder();
+        ImmutableList.Builder<RowRange> ranges = ImmutableList.builder();
         var iterator = rows.getIntIterator();
         if (!iterator.hasNext()) {
             return ranges.build();
@@ -52,28 +51,28 @@ public final class RowRanges
         while (iterator.hasNext()) {
             int row = iterator.next();
             if (row - end > mergeGap) {
-                ranges.add(Range.of(start, end));
+                ranges.add(RowRange.of(start, end));
                 start = row;
             }
             end = row + 1;
         }
-        ranges.add(Range.of(start, end));
+        ranges.add(RowRange.of(start, end));
         return ranges.build();
     }
 
     /** The rows in both sorted, non-overlapping lists of ranges. */
-    public static List<Range> intersect(List<Range> left, List<Range> right)
+    public static List<RowRange> intersect(List<RowRange> left, List<RowRange> right)
     {
-        ImmutableList.Builder<Range> ranges = ImmutableList.builder();
+        ImmutableList.Builder<RowRange> ranges = ImmutableList.builder();
         int i = 0;
         int j = 0;
         while (i < left.size() && j < right.size()) {
-            int start = Math.max(left.get(i).getStart(), right.get(j).getStart());
-            int end = Math.min(left.get(i).getEnd(), right.get(j).getEnd());
+            int start = Math.max(left.get(i).start(), right.get(j).start());
+            int end = Math.min(left.get(i).end(), right.get(j).end());
             if (start < end) {
-                ranges.add(Range.of(start, end));
+                ranges.add(RowRange.of(start, end));
             }
-            if (left.get(i).getEnd() < right.get(j).getEnd()) {
+            if (left.get(i).end() < right.get(j).end()) {
                 i++;
             }
             else {
@@ -83,11 +82,11 @@ public final class RowRanges
         return ranges.build();
     }
 
-    public static long count(List<Range> ranges)
+    public static long count(List<RowRange> ranges)
     {
         long rows = 0;
-        for (Range range : ranges) {
-            rows += range.getEnd() - range.getStart();
+        for (RowRange range : ranges) {
+            rows += range.end() - range.start();
         }
         return rows;
     }

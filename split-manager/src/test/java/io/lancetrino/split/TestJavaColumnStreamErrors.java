@@ -23,7 +23,6 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.file.LanceFileWriter;
-import org.lance.util.Range;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -117,7 +116,7 @@ class TestJavaColumnStreamErrors
             throws Exception
     {
         Path path = write("good.lance");
-        List<List<Range>> fallbackRanges = new ArrayList<>();
+        List<List<RowRange>> fallbackRanges = new ArrayList<>();
         ColumnStream stream = stream(path, UNDECODED_TYPE, (ranges, cause) -> {
             fallbackRanges.add(ranges);
             assertThat(cause).hasMessageContaining("column 0 page 0");
@@ -137,7 +136,7 @@ class TestJavaColumnStreamErrors
         stream.close();
         assertThat(rows).isEqualTo(ROWS);
         assertThat(sum).isEqualTo((long) ROWS * (ROWS - 1) / 2);
-        assertThat(fallbackRanges.stream().map(ranges -> ranges.stream().map(range -> range.getStart() + "-" + range.getEnd()).toList()))
+        assertThat(fallbackRanges.stream().map(ranges -> ranges.stream().map(range -> range.start() + "-" + range.end()).toList()))
                 .containsExactly(List.of("0-1024"), List.of("1024-" + ROWS));
         assertThat(((JavaColumnStream) stream).fellBack()).isTrue();
     }
@@ -158,7 +157,7 @@ class TestJavaColumnStreamErrors
         LanceColumn column = LanceFileMetadata.read(file).columns().getFirst();
         LanceDataFile dataFile = new LanceDataFile(file.location().toString(), List.of(0), List.of(0), 2, 1);
         LanceSplit split = new LanceSplit("t", 3, List.of(dataFile), 0, ROWS, Optional.empty(), ROWS, 0, new LanceSplit.DatasetVersion(directory.toString(), 1, false));
-        return new JavaColumnStream(split, dataFile, 0, "x", type, new StoredConversions.Conversion(type, UnaryOperator.identity(), false), column, new CachingInput(file), List.of(Range.of(0, ROWS)), 1024, fallback);
+        return new JavaColumnStream(split, dataFile, 0, "x", type, new StoredConversions.Conversion(type, UnaryOperator.identity(), false), column, new CachingInput(file), List.of(RowRange.of(0, ROWS)), 1024, fallback);
     }
 
     private Path write(String name)
@@ -192,10 +191,10 @@ class TestJavaColumnStreamErrors
         private final List<Integer> rows = new ArrayList<>();
         private int position;
 
-        RowNumberStream(List<Range> ranges)
+        RowNumberStream(List<RowRange> ranges)
         {
-            for (Range range : ranges) {
-                for (int row = range.getStart(); row < range.getEnd(); row++) {
+            for (RowRange range : ranges) {
+                for (int row = range.start(); row < range.end(); row++) {
                     rows.add(row);
                 }
             }

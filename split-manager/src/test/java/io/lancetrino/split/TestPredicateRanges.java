@@ -1,7 +1,6 @@
 package io.lancetrino.split;
 
 import org.junit.jupiter.api.Test;
-import org.lance.util.Range;
 
 import java.util.List;
 
@@ -13,7 +12,7 @@ final class TestPredicateRanges
     void testKeptPositionsBecomeRowRangesWithinTheSourceRanges()
     {
         // rows 10-19 are deleted: batch positions 0-9 are rows 0-9, positions 10-19 are rows 20-29
-        PredicateRanges.RangesBuilder builder = new PredicateRanges.RangesBuilder(List.of(Range.of(0, 10), Range.of(20, 30)));
+        PredicateRanges.RangesBuilder builder = new PredicateRanges.RangesBuilder(List.of(RowRange.of(0, 10), RowRange.of(20, 30)));
         builder.add(new int[] {0, 1, 2, 9, 10, 19}, 6, 20);
         // close rows of one source range are read together, but never across the deleted rows
         assertThat(describe(builder.build())).containsExactly("0-10", "20-30");
@@ -22,7 +21,7 @@ final class TestPredicateRanges
     @Test
     void testDistantRowsStayApartAcrossBatches()
     {
-        PredicateRanges.RangesBuilder builder = new PredicateRanges.RangesBuilder(List.of(Range.of(100, 5100)));
+        PredicateRanges.RangesBuilder builder = new PredicateRanges.RangesBuilder(List.of(RowRange.of(100, 5100)));
         builder.add(new int[] {0, 10}, 2, 2500);
         assertThat(builder.coveredRows()).isEqualTo(11);
         builder.add(new int[] {0, 2499}, 2, 2500);
@@ -34,7 +33,7 @@ final class TestPredicateRanges
     @Test
     void testNothingKept()
     {
-        PredicateRanges.RangesBuilder builder = new PredicateRanges.RangesBuilder(List.of(Range.of(0, 5), Range.of(7, 9)));
+        PredicateRanges.RangesBuilder builder = new PredicateRanges.RangesBuilder(List.of(RowRange.of(0, 5), RowRange.of(7, 9)));
         builder.add(new int[0], 0, 7);
         assertThat(builder.build()).isEmpty();
     }
@@ -42,13 +41,13 @@ final class TestPredicateRanges
     @Test
     void testPositionsSpanningManySourceRanges()
     {
-        PredicateRanges.RangesBuilder builder = new PredicateRanges.RangesBuilder(List.of(Range.of(0, 1), Range.of(2, 3), Range.of(4, 5), Range.of(6, 7)));
+        PredicateRanges.RangesBuilder builder = new PredicateRanges.RangesBuilder(List.of(RowRange.of(0, 1), RowRange.of(2, 3), RowRange.of(4, 5), RowRange.of(6, 7)));
         builder.add(new int[] {1, 3}, 2, 4);
         assertThat(describe(builder.build())).containsExactly("2-3", "6-7");
     }
 
-    private static List<String> describe(List<Range> ranges)
+    private static List<String> describe(List<RowRange> ranges)
     {
-        return ranges.stream().map(range -> range.getStart() + "-" + range.getEnd()).toList();
+        return ranges.stream().map(range -> range.start() + "-" + range.end()).toList();
     }
 }

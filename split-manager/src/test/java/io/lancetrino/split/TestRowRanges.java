@@ -1,7 +1,6 @@
 package io.lancetrino.split;
 
 import org.junit.jupiter.api.Test;
-import org.lance.util.Range;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.util.List;
@@ -34,8 +33,8 @@ final class TestRowRanges
         assertThat(RowRanges.surviving(5, 5, new RoaringBitmap())).isEmpty();
     }
 
-    private static List<String> describe(List<Range> ranges)
+    private static List<String> describe(List<RowRange> ranges)
     {
-        return ranges.stream().map(range -> range.getStart() + "-" + range.getEnd()).toList();
+        return ranges.stream().map(range -> range.start() + "-" + range.end()).toList();
     }
 }

@@ -57,6 +57,17 @@ public final class ServeProcess
         }
     }
 
+    /** The SDK add-on zip, which the servers of the tests install beside the plugin. */
+    public static Path sdkZip()
+            throws IOException
+    {
+        try (var files = Files.list(projectRoot().resolve("sdk/target"))) {
+            return files.filter(file -> file.getFileName().toString().matches("trino-lance-sdk-.*\\.zip"))
+                    .findFirst()
+                    .orElseThrow(() -> new IllegalStateException("No SDK add-on zip in sdk/target: build the sdk module first"));
+        }
+    }
+
     /**
      * Starts {@code bin/serve} and waits for its readiness line; the first start also assembles the server, which
      * needs the package registry and can take minutes.
@@ -104,7 +115,8 @@ public final class ServeProcess
                 .add(
                 "--sandbox", sandbox.toString(),
                 "--server-dir", serverDirectory.toString(),
-                "--plugin-zip", pluginZip().toString())
+                "--plugin-zip", pluginZip().toString(),
+                "--sdk-zip", sdkZip().toString())
                 .build())
                 .redirectErrorStream(true)
                 .start();

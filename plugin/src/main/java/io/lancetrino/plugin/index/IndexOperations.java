@@ -14,9 +14,9 @@ import io.lancetrino.metadata.refs.RefResolver;
 import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.metadata.schema.LogicalTypes;
 import io.lancetrino.plugin.LanceCatalog;
+import io.lancetrino.plugin.sdk.LanceSdk;
 import io.lancetrino.plugin.write.TableCommits;
 import io.lancetrino.plugin.write.TableWrites;
-import io.lancetrino.split.JvmRequirements;
 import io.lancetrino.split.LanceErrorCode;
 import io.trino.spi.TrinoException;
 import io.trino.spi.connector.ConnectorSession;
@@ -42,12 +42,14 @@ public final class IndexOperations
 {
     private final LanceCatalog catalog;
     private final TableCommits commits;
+    private final LanceSdk sdk;
 
     @Inject
-    public IndexOperations(LanceCatalog catalog, TableCommits commits)
+    public IndexOperations(LanceCatalog catalog, TableCommits commits, LanceSdk sdk)
     {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.commits = requireNonNull(commits, "commits is null");
+        this.sdk = requireNonNull(sdk, "sdk is null");
     }
 
     /** Checks a create_index request against the branch as it is now; nothing is written. */
@@ -64,13 +66,13 @@ public final class IndexOperations
                 .flatMap(field -> LogicalTypes.toArrowType(field.logicalType()))
                 .map(arrowType -> arrowType instanceof ArrowType.FixedSizeList list ? list.getListSize() : 0)
                 .orElse(0);
-        JvmRequirements.checkSdk("build %s index %s of table %s".formatted(spec.type().sqlName(), spec.name(), name));
+        sdk.checkAvailable("build %s index %s of table %s".formatted(spec.type().sqlName(), spec.name(), name));
         if (spec.type() == IndexSpec.IndexType.INVERTED) {
             LanceCpuThreads.checkInvertedIndexBuild(spec.name());
         }
         long start = System.nanoTime();
         try {
-            SdkIndexes.create(before.datasetLocation(), catalog.storageOptions(tableRoot), spec, replace, dimension, VersionSummary.of(before.manifest()).liveRows());
+            sdk.createIndex(before.datasetLocation(), catalog.storageOptions(tableRoot), spec, replace, dimension, VersionSummary.of(before.manifest()).liveRows());
         }
         catch (RuntimeException e) {
             throw new TrinoException(LANCE_INDEX_BUILD_FAILED, "Cannot build %s index %s on column %s of table %s %s; the table is unchanged: %s"
@@ -101,12 +103,12 @@ public final class IndexOperations
         IndexSegments index = existing(name, before, indexName);
         long start = System.nanoTime();
         if (index.liveRowsNotCovered() > 0 || hasUncoveredFragments(before, index)) {
-            JvmRequirements.checkSdk("optimize index %s of table %s".formatted(indexName, name));
+            sdk.checkAvailable("optimize index %s of table %s".formatted(indexName, name));
             if (index.kind() == IndexKind.INVERTED) {
                 LanceCpuThreads.checkInvertedIndexBuild(indexName);
             }
             try {
-                SdkIndexes.optimize(before.datasetLocation(), catalog.storageOptions(tableRoot), indexName);
+                sdk.optimizeIndex(before.datasetLocation(), catalog.storageOptions(tableRoot), indexName);
             }
             catch (RuntimeException e) {
                 throw new TrinoException(LANCE_INDEX_BUILD_FAILED, "Cannot optimize index %s of table %s %s; the table is unchanged: %s"

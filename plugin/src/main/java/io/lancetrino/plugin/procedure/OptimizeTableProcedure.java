@@ -3,7 +3,6 @@ package io.lancetrino.plugin.procedure;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import com.google.inject.Inject;
-import io.lancetrino.metadata.ArrowAllocators;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
@@ -16,6 +15,7 @@ import io.lancetrino.metadata.refs.RefResolver;
 import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.plugin.LanceCatalog;
 import io.lancetrino.plugin.write.LanceFileSink;
+import io.lancetrino.plugin.sdk.LanceSdk;
 import io.lancetrino.plugin.write.LancePageSinkProvider;
 import io.lancetrino.plugin.write.TableCommits;
 import io.lancetrino.plugin.write.TableWrites;
@@ -38,7 +38,6 @@ import io.trino.spi.connector.SourcePage;
 import io.trino.spi.connector.TableProcedureExecutionMode;
 import io.trino.spi.connector.TableProcedureMetadata;
 import io.trino.spi.type.TypeManager;
-import org.apache.arrow.memory.BufferAllocator;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -76,10 +75,10 @@ public final class OptimizeTableProcedure
     private final TypeManager typeManager;
     private final int batchRows;
     private final LanceFileReaderType fileReader;
-    private final long memoryLimit;
+    private final LanceSdk sdk;
 
     @Inject
-    public OptimizeTableProcedure(LanceCatalog catalog, TableCommits commits, BranchOperations branches, TypeManager typeManager, LanceConfig config)
+    public OptimizeTableProcedure(LanceCatalog catalog, TableCommits commits, BranchOperations branches, TypeManager typeManager, LanceConfig config, LanceSdk sdk)
     {
         this.catalog = requireNonNull(catalog, "catalog is null");
         this.typeManager = requireNonNull(typeManager, "typeManager is null");
@@ -87,7 +86,7 @@ public final class OptimizeTableProcedure
         this.branches = requireNonNull(branches, "branches is null");
         this.batchRows = config.getReadBatchRows();
         this.fileReader = config.getFileReader();
-        this.memoryLimit = config.getReaderMemoryLimit().toBytes();
+        this.sdk = requireNonNull(sdk, "sdk is null");
     }
 
     @Override
@@ -149,66 +148,52 @@ public final class OptimizeTableProcedure
         int maxRowsPerFile = (int) Math.min(plan.targetRowsPerFragment(), Integer.MAX_VALUE);
         String splitTable = name + "@" + snapshot.describe();
         List<LanceFileSink> sinks = new ArrayList<>();
-        try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(memoryLimit)) {
-            try {
-                Transaction.Rewrite.Builder rewrite = Transaction.Rewrite.newBuilder();
-                for (CompactionPlan.Group group : plan.groups()) {
-                    try (BufferAllocator writeAllocator = allocator.newChildAllocator("optimize-write", 0, allocator.getLimit())) {
-                        LanceFileSink sink = LanceFileSink.create(table.fileSystem(), catalog.storageOptions(table.root()), snapshot.datasetLocation(), fields, typeManager, fileFormatVersion, maxRowsPerFile, session.getProperty(LancePageSinkProvider.FILE_WRITER_PROPERTY, LanceFileWriterType.class), session.getQueryId(), writeAllocator);
-                        sinks.add(sink);
-                        List<DataFragment> written;
-                        try {
-                            long rows = 0;
-                            for (DataFragment fragment : group.fragments()) {
-                                rows += copy(LanceSplitManager.fragmentSplit(splitTable, snapshot, fragment), columns, table, sink, allocator);
-                            }
-                            if (rows != group.liveRows()) {
-                                // the manifest's counts disagree with the deletion files: never commit a rewrite that lost or invented rows
-                                throw new TrinoException(LANCE_BAD_DATA, "Table %s, %s: fragments %s hold %s live rows by their manifest entries, but %s were read"
-                                        .formatted(name, snapshot.describe(), group.fragments().stream().map(DataFragment::getId).toList(), group.liveRows(), rows));
-                            }
-                            written = sink.finish();
-                        }
-                        catch (RuntimeException e) {
-                            // close the open file before its allocator
-                            sink.abort();
-                            throw e;
-                        }
-                        rewrite.addGroups(Transaction.RewriteGroup.newBuilder()
-                                .addAllOldFragments(group.fragments())
-                                .addAllNewFragments(written));
-                    }
+        try {
+            Transaction.Rewrite.Builder rewrite = Transaction.Rewrite.newBuilder();
+            for (CompactionPlan.Group group : plan.groups()) {
+                LanceFileSink sink = LanceFileSink.create(table.fileSystem(), catalog.storageOptions(table.root()), snapshot.datasetLocation(), fields, typeManager, fileFormatVersion, maxRowsPerFile, session.getProperty(LancePageSinkProvider.FILE_WRITER_PROPERTY, LanceFileWriterType.class), session.getQueryId(), sdk);
+                sinks.add(sink);
+                long rows = 0;
+                for (DataFragment fragment : group.fragments()) {
+                    rows += copy(LanceSplitManager.fragmentSplit(splitTable, snapshot, fragment), columns, table, sink);
                 }
-                Transaction transaction = TableWrites.transaction(session, snapshot.version(), STATEMENT).setRewrite(rewrite).build();
-                CommitResult result = commits.committer().commit(table, snapshot.branch(), transaction);
-                // groups whose fragments a user write changed meanwhile were given up: their files are garbage
-                List<Transaction.RewriteGroup> committed = result.transaction().getRewrite().getGroupsList();
-                Set<Long> kept = committed.stream().map(group -> group.getOldFragments(0).getId()).collect(toImmutableSet());
-                for (int i = 0; i < plan.groups().size(); i++) {
-                    if (!kept.contains(plan.groups().get(i).fragments().getFirst().getId())) {
-                        sinks.get(i).abort();
-                    }
+                if (rows != group.liveRows()) {
+                    // the manifest's counts disagree with the deletion files: never commit a rewrite that lost or invented rows
+                    throw new TrinoException(LANCE_BAD_DATA, "Table %s, %s: fragments %s hold %s live rows by their manifest entries, but %s were read"
+                            .formatted(name, snapshot.describe(), group.fragments().stream().map(DataFragment::getId).toList(), group.liveRows(), rows));
                 }
-                CompactionPlan done = new CompactionPlan(plan.readVersion(), plan.targetRowsPerFragment(), plan.fragmentsBefore(),
-                        plan.groups().stream().filter(group -> kept.contains(group.fragments().getFirst().getId())).toList());
-                return metrics(done, result.manifest().manifest().getFragmentsCount(), committed.stream().mapToLong(Transaction.RewriteGroup::getNewFragmentsCount).sum(), result.version());
+                rewrite.addGroups(Transaction.RewriteGroup.newBuilder()
+                        .addAllOldFragments(group.fragments())
+                        .addAllNewFragments(sink.finish()));
             }
-            catch (RuntimeException e) {
-                // nothing was committed: the new files are garbage
-                sinks.forEach(LanceFileSink::abort);
-                throw e;
+            Transaction transaction = TableWrites.transaction(session, snapshot.version(), STATEMENT).setRewrite(rewrite).build();
+            CommitResult result = commits.committer().commit(table, snapshot.branch(), transaction);
+            // groups whose fragments a user write changed meanwhile were given up: their files are garbage
+            List<Transaction.RewriteGroup> committed = result.transaction().getRewrite().getGroupsList();
+            Set<Long> kept = committed.stream().map(group -> group.getOldFragments(0).getId()).collect(toImmutableSet());
+            for (int i = 0; i < plan.groups().size(); i++) {
+                if (!kept.contains(plan.groups().get(i).fragments().getFirst().getId())) {
+                    sinks.get(i).abort();
+                }
             }
+            CompactionPlan done = new CompactionPlan(plan.readVersion(), plan.targetRowsPerFragment(), plan.fragmentsBefore(),
+                    plan.groups().stream().filter(group -> kept.contains(group.fragments().getFirst().getId())).toList());
+            return metrics(done, result.manifest().manifest().getFragmentsCount(), committed.stream().mapToLong(Transaction.RewriteGroup::getNewFragmentsCount).sum(), result.version());
+        }
+        catch (RuntimeException e) {
+            // nothing was committed: the new files, and the one still open, are garbage
+            sinks.forEach(LanceFileSink::abort);
+            throw e;
         }
     }
 
     /**
      * Copies the surviving rows of one fragment, every column of the table, into the sink; returns how many.
      */
-    private long copy(LanceSplit split, List<LanceColumnHandle> columns, LanceTable table, LanceFileSink sink, BufferAllocator allocator)
+    private long copy(LanceSplit split, List<LanceColumnHandle> columns, LanceTable table, LanceFileSink sink)
     {
         long rows = 0;
-        // the page source closes its allocator
-        try (LancePageSource source = new LancePageSource(split, columns, List.of(), allocator.newChildAllocator("optimize-read-" + split.fragmentId(), 0, allocator.getLimit()), table.fileSystem(), catalog.storageOptions(table.root()), batchRows, fileReader, new FileMetadataCache(0))) {
+        try (LancePageSource source = new LancePageSource(split, columns, List.of(), sdk, table.fileSystem(), catalog.storageOptions(table.root()), batchRows, fileReader, new FileMetadataCache(0))) {
             while (!source.isFinished()) {
                 SourcePage page = source.getNextSourcePage();
                 if (page != null && page.getPositionCount() > 0) {

@@ -7,7 +7,7 @@ import java.io.IOException;
 /**
  * Writes one new Lance data file from pages whose blocks are the file's columns.
  */
-interface DataFileWriter
+public interface DataFileWriter
 {
     void write(Page page)
             throws IOException;
@@ -16,7 +16,7 @@ interface DataFileWriter
     long finish()
             throws IOException;
 
-    /** Heap bytes it holds that the allocator of the sink does not count (the Java writer's buffered pages). */
+    /** Memory it holds: the Java writer's buffered pages, the SDK writer's Arrow batches. */
     long retainedBytes();
 
     /** Stops writing after a failure; the caller deletes the file. */

@@ -7,14 +7,13 @@ import io.lancetrino.metadata.proto.DataFile;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.metadata.schema.LanceFields;
-import io.lancetrino.split.JvmRequirements;
+import io.lancetrino.plugin.sdk.LanceSdk;
 import io.lancetrino.split.LanceFileWriterType;
 import io.lancetrino.split.arrow.TrinoTypes;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.type.Type;
 import io.trino.spi.type.TypeManager;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 import java.io.IOException;
@@ -46,7 +45,7 @@ public final class LanceFileSink
     private final List<Integer> storedFieldIds;
     private final int maxRowsPerFile;
     private final String queryId;
-    private final BufferAllocator allocator;
+    private final LanceSdk sdk;
 
     private final List<DataFragment> fragments = new ArrayList<>();
     private final List<String> writtenFiles = new ArrayList<>();
@@ -57,21 +56,21 @@ public final class LanceFileSink
 
     /**
      * A sink for pages holding one block per field of {@code fields}, in order, written under
-     * {@code datasetLocation/data}; the caller closes the allocator after {@link #finish} or {@link #abort}.
+     * {@code datasetLocation/data}.
      */
-    public static LanceFileSink create(TableFileSystem fileSystem, Map<String, String> storageOptions, String datasetLocation, List<LanceField> fields, TypeManager typeManager, String fileFormatVersion, int maxRowsPerFile, LanceFileWriterType writerType, String queryId, BufferAllocator allocator)
+    public static LanceFileSink create(TableFileSystem fileSystem, Map<String, String> storageOptions, String datasetLocation, List<LanceField> fields, TypeManager typeManager, String fileFormatVersion, int maxRowsPerFile, LanceFileWriterType writerType, String queryId, LanceSdk sdk)
     {
         List<Type> types = fields.stream()
                 .map(field -> TrinoTypes.toTrinoType(field, typeManager).orElseThrow(() -> new IllegalArgumentException("Field %s has no Trino type".formatted(field.name()))))
                 .collect(toImmutableList());
         boolean javaWriter = writerType == LanceFileWriterType.JAVA && JavaDataFileWriter.supports(fields, types, fileFormatVersion);
         if (!javaWriter) {
-            JvmRequirements.checkSdk("write data files of format %s under %s with the SDK writer (lance.file-writer = %s)".formatted(fileFormatVersion, datasetLocation, writerType.name().toLowerCase(Locale.ROOT)));
+            sdk.checkAvailable("write data files of format %s under %s with the SDK writer (lance.file-writer = %s)".formatted(fileFormatVersion, datasetLocation, writerType.name().toLowerCase(Locale.ROOT)));
         }
-        return new LanceFileSink(fileSystem, storageOptions, datasetLocation, fields, types, fileFormatVersion, maxRowsPerFile, javaWriter, queryId, allocator);
+        return new LanceFileSink(fileSystem, storageOptions, datasetLocation, fields, types, fileFormatVersion, maxRowsPerFile, javaWriter, queryId, sdk);
     }
 
-    private LanceFileSink(TableFileSystem fileSystem, Map<String, String> storageOptions, String datasetLocation, List<LanceField> fields, List<Type> types, String fileFormatVersion, int maxRowsPerFile, boolean javaWriter, String queryId, BufferAllocator allocator)
+    private LanceFileSink(TableFileSystem fileSystem, Map<String, String> storageOptions, String datasetLocation, List<LanceField> fields, List<Type> types, String fileFormatVersion, int maxRowsPerFile, boolean javaWriter, String queryId, LanceSdk sdk)
     {
         this.fields = ImmutableList.copyOf(fields);
         this.javaWriter = javaWriter;
@@ -84,7 +83,7 @@ public final class LanceFileSink
         this.fileFormatVersion = requireNonNull(fileFormatVersion, "fileFormatVersion is null");
         this.storedFieldIds = LanceDataFileLayout.storedFieldIds(fields, fileFormatVersion);
         this.maxRowsPerFile = maxRowsPerFile;
-        this.allocator = requireNonNull(allocator, "allocator is null");
+        this.sdk = requireNonNull(sdk, "sdk is null");
     }
 
     public void append(Page page)
@@ -146,10 +145,10 @@ public final class LanceFileSink
         return writtenBytes;
     }
 
-    /** Arrow memory of the SDK writer, and the Java writer's buffered pages. */
+    /** The Java writer's buffered pages, or the SDK writer's Arrow memory. */
     long memoryUsage()
     {
-        return allocator.getAllocatedMemory() + (writer == null ? 0 : writer.retainedBytes());
+        return writer == null ? 0 : writer.retainedBytes();
     }
 
     private void openFile()
@@ -161,7 +160,7 @@ public final class LanceFileSink
             fileSystem.createDirectory(dataDirectory);
             writer = javaWriter
                     ? new JavaDataFileWriter(fileSystem, location, fields, arrowSchema, types, fileFormatVersion)
-                    : new SdkDataFileWriter(fileSystem, location, types, arrowSchema, fileFormatVersion, storageOptions, allocator);
+                    : sdk.createFileWriter(fileSystem, location, types, arrowSchema, fileFormatVersion, storageOptions);
         }
         catch (IOException | RuntimeException e) {
             throw new TrinoException(LANCE_FILESYSTEM_ERROR, "Cannot create Lance data file %s: %s".formatted(location, e.getMessage()), e);

@@ -7,7 +7,6 @@ import io.trino.spi.Page;
 import io.trino.spi.block.Block;
 import io.trino.spi.connector.ConnectorMergeSink;
 import io.trino.spi.connector.MergePage;
-import org.apache.arrow.memory.BufferAllocator;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.util.Collection;
@@ -30,16 +29,14 @@ final class LanceMergeSink
 {
     private final LanceFileSink inserts;
     private final int dataColumnCount;
-    private final BufferAllocator allocator;
     private final Map<Long, RoaringBitmap> deletedRows = new HashMap<>();
     private long insertRows;
     private long mergeDeleteRows;
 
-    LanceMergeSink(LanceFileSink inserts, int dataColumnCount, BufferAllocator allocator)
+    LanceMergeSink(LanceFileSink inserts, int dataColumnCount)
     {
         this.inserts = requireNonNull(inserts, "inserts is null");
         this.dataColumnCount = dataColumnCount;
-        this.allocator = requireNonNull(allocator, "allocator is null");
     }
 
     @Override
@@ -82,7 +79,6 @@ final class LanceMergeSink
         List<byte[]> fragments = inserts.finish().stream().map(DataFragment::toByteArray).collect(ImmutableList.toImmutableList());
         Map<Long, byte[]> deletions = new HashMap<>();
         deletedRows.forEach((fragment, rows) -> deletions.put(fragment, MergeResult.serialize(rows)));
-        allocator.close();
         return CompletableFuture.completedFuture(List.of(new MergeResult(fragments, deletions, insertRows, mergeDeleteRows).toSlice()));
     }
 
@@ -90,7 +86,6 @@ final class LanceMergeSink
     public void abort()
     {
         inserts.abort();
-        allocator.close();
     }
 
     @Override

@@ -6,7 +6,6 @@ import io.airlift.slice.Slices;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.trino.spi.Page;
 import io.trino.spi.connector.ConnectorPageSink;
-import org.apache.arrow.memory.BufferAllocator;
 
 import java.util.Collection;
 import java.util.concurrent.CompletableFuture;
@@ -20,12 +19,10 @@ final class LancePageSink
         implements ConnectorPageSink
 {
     private final LanceFileSink files;
-    private final BufferAllocator allocator;
 
-    LancePageSink(LanceFileSink files, BufferAllocator allocator)
+    LancePageSink(LanceFileSink files)
     {
         this.files = requireNonNull(files, "files is null");
-        this.allocator = requireNonNull(allocator, "allocator is null");
     }
 
     @Override
@@ -42,7 +39,6 @@ final class LancePageSink
         for (DataFragment fragment : files.finish()) {
             fragments.add(Slices.wrappedBuffer(fragment.toByteArray()));
         }
-        allocator.close();
         return CompletableFuture.completedFuture(fragments.build());
     }
 
@@ -50,7 +46,6 @@ final class LancePageSink
     public void abort()
     {
         files.abort();
-        allocator.close();
     }
 
     @Override

@@ -1,8 +1,7 @@
 package io.lancetrino.plugin.write;
 
 import com.google.inject.Inject;
-import io.lancetrino.metadata.ArrowAllocators;
-import io.lancetrino.split.LanceConfig;
+import io.lancetrino.plugin.sdk.LanceSdk;
 import io.lancetrino.split.LanceFileWriterType;
 import io.lancetrino.split.LanceTables;
 import io.trino.spi.connector.ConnectorInsertTableHandle;
@@ -16,7 +15,6 @@ import io.trino.spi.connector.ConnectorSession;
 import io.trino.spi.connector.ConnectorTableCredentials;
 import io.trino.spi.connector.ConnectorTransactionHandle;
 import io.trino.spi.type.TypeManager;
-import org.apache.arrow.memory.BufferAllocator;
 
 import java.util.Optional;
 
@@ -27,16 +25,16 @@ public final class LancePageSinkProvider
 {
     private final LanceTables tables;
     private final TypeManager typeManager;
-    private final BufferAllocator rootAllocator;
+    private final LanceSdk sdk;
 
     public static final String FILE_WRITER_PROPERTY = "file_writer";
 
     @Inject
-    public LancePageSinkProvider(LanceTables tables, TypeManager typeManager, LanceConfig config)
+    public LancePageSinkProvider(LanceTables tables, TypeManager typeManager, LanceSdk sdk)
     {
         this.tables = requireNonNull(tables, "tables is null");
         this.typeManager = requireNonNull(typeManager, "typeManager is null");
-        this.rootAllocator = ArrowAllocators.newRootAllocator(config.getReaderMemoryLimit().toBytes());
+        this.sdk = requireNonNull(sdk, "sdk is null");
     }
 
     @Override
@@ -55,17 +53,15 @@ public final class LancePageSinkProvider
     public ConnectorMergeSink createMergeSink(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorMergeTableHandle handle, Optional<ConnectorTableCredentials> credentials, ConnectorPageSinkId pageSinkId)
     {
         LanceWritableTableHandle insert = ((LanceMergeTableHandle) handle).insert();
-        BufferAllocator allocator = newAllocator("merge");
-        return new LanceMergeSink(fileSink(session, insert, allocator), insert.fields().size(), allocator);
+        return new LanceMergeSink(fileSink(session, insert), insert.fields().size());
     }
 
     private ConnectorPageSink pageSink(ConnectorSession session, LanceWritableTableHandle handle)
     {
-        BufferAllocator allocator = newAllocator("insert");
-        return new LancePageSink(fileSink(session, handle, allocator), allocator);
+        return new LancePageSink(fileSink(session, handle));
     }
 
-    private LanceFileSink fileSink(ConnectorSession session, LanceWritableTableHandle handle, BufferAllocator allocator)
+    private LanceFileSink fileSink(ConnectorSession session, LanceWritableTableHandle handle)
     {
         return LanceFileSink.create(
                 tables.fileSystem(session.getIdentity(), handle.tableRoot()),
@@ -77,11 +73,6 @@ public final class LancePageSinkProvider
                 handle.maxRowsPerFile(),
                 session.getProperty(FILE_WRITER_PROPERTY, LanceFileWriterType.class),
                 session.getQueryId(),
-                allocator);
-    }
-
-    private BufferAllocator newAllocator(String name)
-    {
-        return rootAllocator.newChildAllocator(name, 0, rootAllocator.getLimit());
+                sdk);
     }
 }

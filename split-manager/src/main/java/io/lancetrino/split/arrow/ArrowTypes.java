@@ -165,7 +165,7 @@ public final class ArrowTypes
     /**
      * The coarsest Arrow unit that holds {@code precision} fractional digits.
      */
-    static Optional<TimeUnit> timeUnit(int precision)
+    public static Optional<TimeUnit> timeUnit(int precision)
     {
         if (precision < 0 || precision > MAX_ARROW_PRECISION) {
             return Optional.empty();
@@ -182,7 +182,7 @@ public final class ArrowTypes
     /**
      * Fractional digits of an Arrow time unit.
      */
-    static int digits(TimeUnit unit)
+    public static int digits(TimeUnit unit)
     {
         return switch (unit) {
             case SECOND -> 0;

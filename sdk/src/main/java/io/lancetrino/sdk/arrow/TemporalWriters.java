@@ -1,5 +1,6 @@
-package io.lancetrino.split.arrow;
+package io.lancetrino.sdk.arrow;
 
+import io.lancetrino.split.arrow.ArrowTypes;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Fixed12Block;
 import io.trino.spi.block.LongArrayBlock;
@@ -16,8 +17,8 @@ import org.apache.arrow.vector.TimeSecVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 
-import static io.lancetrino.split.arrow.ArrowWriters.unsupported;
-import static io.lancetrino.split.arrow.NumericWriters.nullAt;
+import static io.lancetrino.sdk.arrow.ArrowWriters.unsupported;
+import static io.lancetrino.sdk.arrow.NumericWriters.nullAt;
 import static io.trino.spi.StandardErrorCode.NUMERIC_VALUE_OUT_OF_RANGE;
 import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
 import static java.lang.Math.floorDiv;

@@ -1,4 +1,4 @@
-package io.lancetrino.split.arrow;
+package io.lancetrino.sdk.arrow;
 
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.ArrayBlock;
@@ -17,7 +17,7 @@ import org.apache.arrow.vector.complex.StructVector;
 import java.util.Arrays;
 import java.util.List;
 
-import static io.lancetrino.split.arrow.ArrowWriters.unsupported;
+import static io.lancetrino.sdk.arrow.ArrowWriters.unsupported;
 import static io.trino.spi.StandardErrorCode.CONSTRAINT_VIOLATION;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static java.lang.String.format;

@@ -1,5 +1,7 @@
-package io.lancetrino.split.arrow;
+package io.lancetrino.sdk.arrow;
 
+import io.lancetrino.split.arrow.ArrowBlocks;
+import io.lancetrino.split.arrow.ArrowTypes;
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.DictionaryBlock;
@@ -35,9 +37,9 @@ import java.util.Optional;
 
 import static io.airlift.slice.Slices.utf8Slice;
 import static io.airlift.slice.Slices.wrappedBuffer;
-import static io.lancetrino.split.arrow.TestArrowBlocks.newAllocator;
-import static io.lancetrino.split.arrow.TestArrowBlocks.values;
-import static io.lancetrino.split.arrow.TestArrowWriters.block;
+import static io.lancetrino.sdk.arrow.ArrowTestSupport.newAllocator;
+import static io.lancetrino.sdk.arrow.ArrowTestSupport.values;
+import static io.lancetrino.sdk.arrow.TestArrowWriters.block;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
 import static io.trino.spi.type.DateTimeEncoding.packDateTimeWithZone;

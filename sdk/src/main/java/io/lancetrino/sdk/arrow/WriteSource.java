@@ -1,4 +1,4 @@
-package io.lancetrino.split.arrow;
+package io.lancetrino.sdk.arrow;
 
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;

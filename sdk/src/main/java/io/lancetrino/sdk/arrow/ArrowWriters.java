@@ -1,5 +1,8 @@
-package io.lancetrino.split.arrow;
+package io.lancetrino.sdk.arrow;
 
+import io.lancetrino.split.arrow.ArrowBlocks;
+import io.lancetrino.split.arrow.ArrowTypes;
+import io.lancetrino.split.arrow.TrinoTypes;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;

@@ -1,5 +1,10 @@
-package io.lancetrino.split.search;
+package io.lancetrino.sdk;
 
+import io.lancetrino.split.search.AnnSearch;
+import io.lancetrino.split.search.LanceSearchSplit;
+import io.lancetrino.split.search.SearchResultColumnHandle;
+import io.lancetrino.split.search.TextSearch;
+import io.lancetrino.split.search.VectorMetric;
 import com.google.common.collect.ImmutableMap;
 import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.split.LanceErrorCode;
@@ -39,7 +44,7 @@ import static java.util.Objects.requireNonNull;
  * columns by name, {@code _distance} converted to the units of Trino's function for the metric, {@code _score} as
  * Lance computes it.
  */
-public final class IndexSearchPageSource
+final class SdkSearchPageSource
         implements ConnectorPageSource
 {
     private static final String LANCE_DISTANCE = "_distance";
@@ -59,7 +64,7 @@ public final class IndexSearchPageSource
     private long searchNanos;
     private Map<String, Long> sdkStatistics = ImmutableMap.of();
 
-    public IndexSearchPageSource(LanceSearchSplit split, Optional<AnnSearch> vectorSearch, Optional<TextSearch> textSearch, List<ColumnHandle> columns, SdkSearches searches, Map<String, String> storageOptions, BufferAllocator allocator)
+    SdkSearchPageSource(LanceSearchSplit split, Optional<AnnSearch> vectorSearch, Optional<TextSearch> textSearch, List<ColumnHandle> columns, SdkSearches searches, Map<String, String> storageOptions, BufferAllocator allocator)
     {
         this.split = requireNonNull(split, "split is null");
         this.vectorSearch = requireNonNull(vectorSearch, "vectorSearch is null");

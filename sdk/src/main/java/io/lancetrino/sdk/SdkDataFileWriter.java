@@ -1,7 +1,9 @@
-package io.lancetrino.plugin.write;
+package io.lancetrino.sdk;
 
 import io.lancetrino.metadata.fs.TableFileSystem;
-import io.lancetrino.split.arrow.ArrowWriters;
+import io.lancetrino.metadata.ArrowAllocators;
+import io.lancetrino.plugin.write.DataFileWriter;
+import io.lancetrino.sdk.arrow.ArrowWriters;
 import io.lancetrino.split.fs.LanceFileSystems;
 import io.trino.spi.Page;
 import io.trino.spi.type.Type;
@@ -31,15 +33,21 @@ final class SdkDataFileWriter
     private final BufferAllocator allocator;
     private final LanceFileWriter writer;
 
-    SdkDataFileWriter(TableFileSystem fileSystem, String location, List<Type> types, Schema arrowSchema, String fileFormatVersion, Map<String, String> storageOptions, BufferAllocator allocator)
+    SdkDataFileWriter(TableFileSystem fileSystem, String location, List<Type> types, Schema arrowSchema, String fileFormatVersion, Map<String, String> storageOptions, BufferAllocator parent)
             throws IOException
     {
         this.fileSystem = requireNonNull(fileSystem, "fileSystem is null");
         this.location = requireNonNull(location, "location is null");
         this.types = requireNonNull(types, "types is null");
         this.arrowSchema = requireNonNull(arrowSchema, "arrowSchema is null");
-        this.allocator = requireNonNull(allocator, "allocator is null");
-        this.writer = LanceFileWriter.open(LanceFileSystems.nativeLocation(location), allocator, null, Optional.of(fileFormatVersion), storageOptions);
+        this.allocator = parent.newChildAllocator("write-" + location, 0, parent.getLimit());
+        try {
+            this.writer = LanceFileWriter.open(LanceFileSystems.nativeLocation(location), allocator, null, Optional.of(fileFormatVersion), storageOptions);
+        }
+        catch (IOException | RuntimeException e) {
+            allocator.close();
+            throw e;
+        }
     }
 
     @Override
@@ -54,8 +62,7 @@ final class SdkDataFileWriter
     @Override
     public long retainedBytes()
     {
-        // its batches are Arrow memory, which the sink's allocator counts
-        return 0;
+        return allocator.getAllocatedMemory();
     }
 
     @Override
@@ -67,6 +74,9 @@ final class SdkDataFileWriter
         }
         catch (Exception e) {
             throw new IOException(e.getMessage(), e);
+        }
+        finally {
+            allocator.close();
         }
         return fileSystem.length(location);
     }
@@ -80,5 +90,6 @@ final class SdkDataFileWriter
         catch (Exception _) {
             // the caller deletes the file
         }
+        allocator.close();
     }
 }

@@ -1,5 +1,6 @@
-package io.lancetrino.plugin.index;
+package io.lancetrino.sdk;
 
+import io.lancetrino.plugin.index.IndexSpec;
 import io.lancetrino.metadata.ArrowAllocators;
 import io.lancetrino.split.fs.LanceFileSystems;
 import org.apache.arrow.memory.BufferAllocator;
@@ -31,7 +32,7 @@ import java.util.function.Consumer;
  * The one place index files are built: through the Lance SDK, which trains, writes and commits the index (a Lance
  * {@code CreateIndex} version) on the dataset of one branch. Nothing on the read path loads this class.
  */
-public final class SdkIndexes
+final class SdkIndexes
 {
     private SdkIndexes() {}
 

@@ -1,5 +1,6 @@
-package io.lancetrino.split.arrow;
+package io.lancetrino.sdk.arrow;
 
+import io.lancetrino.split.arrow.JsonbValues;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;

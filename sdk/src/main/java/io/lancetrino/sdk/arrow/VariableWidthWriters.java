@@ -1,4 +1,4 @@
-package io.lancetrino.split.arrow;
+package io.lancetrino.sdk.arrow;
 
 import io.airlift.slice.Slice;
 import io.trino.spi.TrinoException;
@@ -17,7 +17,7 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VariableWidthFieldVector;
 
 import static io.lancetrino.split.LanceErrorCode.LANCE_INVALID_JSON;
-import static io.lancetrino.split.arrow.ArrowWriters.unsupported;
+import static io.lancetrino.sdk.arrow.ArrowWriters.unsupported;
 import static io.trino.spi.StandardErrorCode.CONSTRAINT_VIOLATION;
 import static io.trino.spi.StandardErrorCode.NOT_SUPPORTED;
 import static io.trino.spi.type.VarbinaryType.VARBINARY;

@@ -1,4 +1,4 @@
-package io.lancetrino.split.arrow;
+package io.lancetrino.sdk.arrow;
 
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.ByteArrayBlock;
@@ -31,7 +31,7 @@ import org.apache.arrow.vector.UInt8Vector;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
-import static io.lancetrino.split.arrow.ArrowWriters.unsupported;
+import static io.lancetrino.sdk.arrow.ArrowWriters.unsupported;
 import static io.trino.spi.StandardErrorCode.NUMERIC_VALUE_OUT_OF_RANGE;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.BooleanType.BOOLEAN;

@@ -1,5 +1,13 @@
-package io.lancetrino.split;
+package io.lancetrino.sdk;
 
+import io.lancetrino.split.ColumnStream;
+import io.lancetrino.split.JvmRequirements;
+import io.lancetrino.split.LanceColumnHandle;
+import io.lancetrino.split.LanceDataFile;
+import io.lancetrino.split.LanceSplit;
+import io.lancetrino.split.LoadedBatch;
+import io.lancetrino.split.RowRange;
+import io.lancetrino.split.SplitReadErrors;
 import com.google.common.collect.ImmutableList;
 import io.lancetrino.split.arrow.ArrowBlocks;
 import io.lancetrino.split.fs.LanceFileSystems;
@@ -10,7 +18,6 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.lance.Dataset;
 import org.lance.ReadOptions;
-import org.lance.util.Range;
 
 import java.io.IOException;
 import java.util.ArrayList;
@@ -35,13 +42,13 @@ final class DatasetTakeStream
     private final Dataset dataset;
     private final List<Integer> columns;
     private final List<LanceColumnHandle> handles;
-    private final List<Range> ranges;
+    private final List<RowRange> ranges;
     private final int batchRows;
     private int rangeIndex;
     private int nextRow;
     private final LoadedBatch batch = new LoadedBatch();
 
-    private DatasetTakeStream(LanceSplit split, LanceDataFile file, Dataset dataset, List<Integer> columns, List<LanceColumnHandle> handles, List<Range> ranges, int batchRows)
+    private DatasetTakeStream(LanceSplit split, LanceDataFile file, Dataset dataset, List<Integer> columns, List<LanceColumnHandle> handles, List<RowRange> ranges, int batchRows)
     {
         this.split = requireNonNull(split, "split is null");
         this.file = requireNonNull(file, "file is null");
@@ -50,10 +57,10 @@ final class DatasetTakeStream
         this.handles = ImmutableList.copyOf(handles);
         this.ranges = ImmutableList.copyOf(ranges);
         this.batchRows = batchRows;
-        this.nextRow = ranges.isEmpty() ? 0 : ranges.getFirst().getStart();
+        this.nextRow = ranges.isEmpty() ? 0 : ranges.getFirst().start();
     }
 
-    static DatasetTakeStream open(LanceSplit split, LanceDataFile file, List<Integer> columns, List<LanceColumnHandle> handles, List<Range> ranges, BufferAllocator allocator, Map<String, String> storageOptions, int batchRows)
+    static DatasetTakeStream open(LanceSplit split, LanceDataFile file, List<Integer> columns, List<LanceColumnHandle> handles, List<RowRange> ranges, BufferAllocator allocator, Map<String, String> storageOptions, int batchRows)
     {
         LanceSplit.DatasetVersion version = split.dataset();
         if (version.stableRowIds()) {
@@ -71,7 +78,7 @@ final class DatasetTakeStream
                     .build();
         }
         catch (RuntimeException e) {
-            throw SplitFileReaders.unreadable(split, file, e);
+            throw SplitReadErrors.unreadable(split, file, e);
         }
         return new DatasetTakeStream(split, file, dataset, columns, handles, ranges, batchRows);
     }
@@ -118,12 +125,12 @@ final class DatasetTakeStream
         List<Long> addresses = new ArrayList<>(batchRows);
         long fragmentBits = split.fragmentId() << 32;
         while (addresses.size() < batchRows && rangeIndex < ranges.size()) {
-            Range range = ranges.get(rangeIndex);
+            RowRange range = ranges.get(rangeIndex);
             addresses.add(fragmentBits | nextRow);
             nextRow++;
-            if (nextRow >= range.getEnd()) {
+            if (nextRow >= range.end()) {
                 rangeIndex++;
-                nextRow = rangeIndex < ranges.size() ? ranges.get(rangeIndex).getStart() : 0;
+                nextRow = rangeIndex < ranges.size() ? ranges.get(rangeIndex).start() : 0;
             }
         }
         List<String> names = handles.stream().map(LanceColumnHandle::name).toList();
@@ -144,10 +151,10 @@ final class DatasetTakeStream
             throw e;
         }
         catch (IOException | RuntimeException e) {
-            throw SplitFileReaders.unreadable(split, file, e);
+            throw SplitReadErrors.unreadable(split, file, e);
         }
         if (rows != addresses.size()) {
-            throw SplitFileReaders.unreadable(split, file, new IllegalStateException("the SDK returned %s rows for %s row addresses".formatted(rows, addresses.size())));
+            throw SplitReadErrors.unreadable(split, file, new IllegalStateException("the SDK returned %s rows for %s row addresses".formatted(rows, addresses.size())));
         }
         Block[] blocks = new Block[handles.size()];
         for (int channel = 0; channel < handles.size(); channel++) {

@@ -1,5 +1,7 @@
-package io.lancetrino.split.arrow;
+package io.lancetrino.sdk.arrow;
 
+import io.lancetrino.split.arrow.ArrowBlocks;
+import io.lancetrino.split.arrow.ArrowTypes;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.ArrayBlock;
@@ -52,8 +54,8 @@ import java.util.stream.IntStream;
 
 import static io.airlift.slice.Slices.utf8Slice;
 import static io.airlift.slice.Slices.wrappedBuffer;
-import static io.lancetrino.split.arrow.TestArrowBlocks.newAllocator;
-import static io.lancetrino.split.arrow.TestArrowBlocks.values;
+import static io.lancetrino.sdk.arrow.ArrowTestSupport.newAllocator;
+import static io.lancetrino.sdk.arrow.ArrowTestSupport.values;
 import static io.trino.spi.StandardErrorCode.CONSTRAINT_VIOLATION;
 import static io.trino.spi.StandardErrorCode.NUMERIC_VALUE_OUT_OF_RANGE;
 import static io.trino.spi.type.BigintType.BIGINT;

@@ -1,5 +1,8 @@
-package io.lancetrino.split.search;
+package io.lancetrino.sdk;
 
+import io.lancetrino.split.search.AnnSearch;
+import io.lancetrino.split.search.TextSearch;
+import io.lancetrino.split.search.VectorMetric;
 import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.lancetrino.split.JvmRequirements;
@@ -30,14 +33,14 @@ import static java.util.Objects.requireNonNull;
  * first search, so scans that never search never load it. The SDK's synchronous scanner is used: its asynchronous one
  * completes from a native thread, which cannot load a plugin's classes.
  */
-public final class SdkSearches
+final class SdkSearches
         implements AutoCloseable
 {
     private final long indexCacheBytes;
     private final long metadataCacheBytes;
     private Session session;
 
-    public SdkSearches(long indexCacheBytes, long metadataCacheBytes)
+    SdkSearches(long indexCacheBytes, long metadataCacheBytes)
     {
         this.indexCacheBytes = indexCacheBytes;
         this.metadataCacheBytes = metadataCacheBytes;
