@@ -15,7 +15,7 @@ import io.lancetrino.split.SplitReadErrors;
 import io.lancetrino.split.arrow.ArrowBlocks;
 import io.lancetrino.split.fs.LanceFileSystems;
 import io.lancetrino.split.sdk.SdkSplitReads;
-import io.lancetrino.split.sharing.SharingFileSystem;
+import io.lancetrino.sharing.recipient.SharingFileSystem;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Block;
 import org.apache.arrow.memory.BufferAllocator;

@@ -9,7 +9,7 @@ import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 
-import io.lancetrino.split.sharing.SharedLocation;
+import io.lancetrino.sharing.recipient.SharedLocation;
 
 import java.nio.file.Path;
 import java.util.Optional;

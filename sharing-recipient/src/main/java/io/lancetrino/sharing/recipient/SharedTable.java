@@ -1,4 +1,4 @@
-package io.lancetrino.split.sharing;
+package io.lancetrino.sharing.recipient;
 
 import static java.util.Objects.requireNonNull;
 

@@ -1,4 +1,4 @@
-package io.lancetrino.split.sharing;
+package io.lancetrino.sharing.recipient;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;

@@ -1,4 +1,4 @@
-package io.lancetrino.split.sharing;
+package io.lancetrino.sharing.recipient;
 
 import com.google.common.cache.Cache;
 import com.google.common.cache.CacheBuilder;
@@ -25,8 +25,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-import static io.lancetrino.split.sharing.SharedLocation.ROOT;
-import static io.lancetrino.split.sharing.SharedLocation.TABLE_SUFFIX;
+import static io.lancetrino.sharing.recipient.SharedLocation.ROOT;
+import static io.lancetrino.sharing.recipient.SharedLocation.TABLE_SUFFIX;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 
