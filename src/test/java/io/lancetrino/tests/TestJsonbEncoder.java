@@ -4,7 +4,7 @@ import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.ManifestCache;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.fs.LocalTableFileSystem;
-import io.lancetrino.sdk.arrow.JsonbEncoder;
+import io.lancetrino.split.arrow.JsonbEncoder;
 import io.lancetrino.split.arrow.JsonbValues;
 import io.lancetrino.tests.fixtures.LanceFixtures;
 import io.trino.operator.scalar.JsonFunctions;

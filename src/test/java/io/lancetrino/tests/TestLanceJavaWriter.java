@@ -149,6 +149,62 @@ final class TestLanceJavaWriter
     }
 
     @Test
+    void testFineTimestampsBothWritersBothReaders()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS jw");
+        // Trino's long timestamps: nanoseconds without zone, micro- and nanoseconds with one, before and after 1970 (in
+        // UTC, as the zone is not stored)
+        String rows = """
+                SELECT orderkey AS id,
+                       CASE WHEN orderkey % 7 = 0 THEN NULL ELSE CAST(from_unixtime_nanos(orderkey * 123456789123 - 2000000000000000000) AS timestamp(9)) END AS t9,
+                       CAST(from_unixtime_nanos(orderkey * 271828182845 - 999) AS timestamp(7)) AS t7,
+                       CAST(from_unixtime_nanos(orderkey * 987654321 - 5000000000000) AS timestamp(6) with time zone) AT TIME ZONE 'UTC' AS tz6,
+                       CASE WHEN orderkey % 5 = 0 THEN NULL ELSE from_unixtime_nanos(orderkey * 3141592653 - 17) AT TIME ZONE 'UTC' END AS tz9
+                FROM tpch.tiny.orders""";
+        writeWithBothWriters("fine_times", 15000, "CREATE TABLE {table} AS " + rows);
+        List<MaterializedRow> expected = computeActual(rows).getMaterializedRows();
+        assertBothReadersReadBothWritersAlike("fine_times", expected);
+        long appended = sdkAppendsItsFirstBatch(dataset("fine_times_java"));
+        assertQuery("SELECT count(*) FROM fine_times_java", "VALUES " + (15000 + appended));
+
+        // past 2262 nanoseconds overflow 64 bits: refused before anything is committed
+        long version = (long) computeScalar("SELECT max(version) FROM \"fine_times_java$versions\"");
+        assertQueryFails("INSERT INTO fine_times_java (id, t9) VALUES (-1, TIMESTAMP '3000-01-01 00:00:00.123456789')",
+                "Cannot write Lance data file .*: A timestamp\\(9\\) value is out of the range of the unit Lance stores it in \\(nanoseconds reach 2262-04-11, microseconds year 294247\\): .* overflows 64 bits");
+        assertQuery("SELECT max(version) FROM \"fine_times_java$versions\"", "VALUES " + version);
+    }
+
+    @Test
+    void testJsonTablesBothWritersBothReaders()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS jw");
+        // objects, arrays, JSON null and SQL NULL, long documents now and then
+        String rows = """
+                SELECT orderkey AS id,
+                       CASE orderkey % 5
+                           WHEN 0 THEN CAST(ARRAY[orderkey, NULL, custkey] AS json)
+                           WHEN 1 THEN json_parse('null')
+                           WHEN 2 THEN NULL
+                           WHEN 3 THEN CAST(CAST(ROW(custkey, comment, totalprice, orderdate) AS ROW(k bigint, c varchar, p double, d date)) AS json)
+                           ELSE CAST(repeat(comment, CAST(orderkey % 97 AS integer)) AS json) END AS doc
+                FROM tpch.tiny.orders""";
+        writeWithBothWriters("docs", 15000, "CREATE TABLE {table} AS " + rows);
+        // read back in json_parse's form (keys sorted)
+        List<MaterializedRow> expected = computeActual("SELECT id, json_parse(json_format(doc)) FROM (%s)".formatted(rows)).getMaterializedRows();
+        for (String reader : List.of("java", "sdk")) {
+            Session session = Session.builder(getSession()).setCatalogSessionProperty("lance", "file_reader", reader).build();
+            for (String writer : List.of("java", "sdk")) {
+                assertSameRows("docs written by %s, read by %s".formatted(writer, reader), computeActual(session, "SELECT * FROM docs_" + writer).getMaterializedRows(), expected);
+            }
+        }
+        // the SDK's scan sees the same JSONB bytes in both tables
+        assertSameRows("docs written by java, read by the SDK's scan", SdkScans.scanRows(dataset("docs_java"), Ref.ofMain(), List.of()),
+                SdkScans.scanRows(dataset("docs_sdk"), Ref.ofMain(), List.of()));
+        long appended = sdkAppendsItsFirstBatch(dataset("docs_java"));
+        assertQuery("SELECT count(*) FROM docs_java", "VALUES " + (15000 + appended));
+    }
+
+    @Test
     void testArrayTablesBothWritersBothReaders()
     {
         assertUpdate("CREATE SCHEMA IF NOT EXISTS jw");

@@ -98,7 +98,8 @@ final class TestLanceJvmRequirements
                 "lance-jvm: check rows ok",
                 "lance-jvm: check merged comments ok",
                 "lance-jvm: check clone rows ok",
-                "lance-jvm: check vectors ok");
+                "lance-jvm: check vectors ok",
+                "lance-jvm: check json and nanoseconds ok");
         return lines;
     }
 
@@ -157,6 +158,8 @@ final class TestLanceJvmRequirements
                 run(runner, "ALTER TABLE orders EXECUTE optimize");
                 run(runner, "CREATE TABLE docs (id bigint, emb array(real) WITH (dimension = 4))");
                 run(runner, "INSERT INTO docs VALUES (1, ARRAY[1, 2, 3, 4]), (2, NULL), (3, ARRAY[0.5, NULL, -1, 8])");
+                run(runner, "CREATE TABLE notes (id bigint, doc json, at timestamp(9))");
+                run(runner, "INSERT INTO notes VALUES (1, JSON '{\"b\": [1, null], \"a\": \"x\"}', TIMESTAMP '1969-12-31 23:59:59.123456789'), (2, NULL, NULL)");
 
                 // every row of tpch.tiny.orders twice, less the deleted ones
                 String live = "SELECT * FROM tpch.tiny.orders WHERE orderkey % 7 <> 0 AND custkey >= 3";
@@ -173,6 +176,8 @@ final class TestLanceJvmRequirements
                 print("check clone rows " + (clone == rows + 1 ? "ok" : clone + " after " + rows));
                 Object vectors = runner.execute("SELECT CAST(array_agg(emb ORDER BY id) AS json) FROM docs").getOnlyValue();
                 print("check vectors " + ("[[1.0,2.0,3.0,4.0],null,[0.5,null,-1.0,8.0]]".equals(vectors) ? "ok" : vectors));
+                Object notes = runner.execute("SELECT json_format(doc) || ' ' || CAST(at AS varchar) FROM notes WHERE id = 1").getOnlyValue();
+                print("check json and nanoseconds " + ("{\"a\":\"x\",\"b\":[1,null]} 1969-12-31 23:59:59.123456789".equals(notes) ? "ok" : notes));
 
                 // the nearest rows by a distance Trino computes over vectors the Java reader reads
                 Object nearest = runner.execute("SELECT array_agg(id ORDER BY id) FROM (SELECT id FROM docs WHERE emb IS NOT NULL ORDER BY euclidean_distance(emb, ARRAY[REAL '1', 2, 3, 4]) LIMIT 1)").getOnlyValue();

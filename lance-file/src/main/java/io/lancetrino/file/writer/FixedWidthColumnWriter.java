@@ -6,6 +6,8 @@ import io.trino.spi.type.BooleanType;
 import io.trino.spi.type.DateType;
 import io.trino.spi.type.DoubleType;
 import io.trino.spi.type.IntegerType;
+import io.trino.spi.type.LongTimestamp;
+import io.trino.spi.type.LongTimestampWithTimeZone;
 import io.trino.spi.type.RealType;
 import io.trino.spi.type.SmallintType;
 import io.trino.spi.type.TimeType;
@@ -21,9 +23,9 @@ import static io.trino.spi.type.DateTimeEncoding.unpackMillisUtc;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Booleans (1 bit, least significant first), integers, floating point, dates, times and timestamps (without zone up to
- * microseconds, with zone up to milliseconds, in the unit the connector stores them in), buffered as longs (raw bits
- * for floating point) until a page is encoded by {@link FixedWidthPageEncoder}.
+ * Booleans (1 bit, least significant first), integers, floating point, dates, times and timestamps (with or without
+ * zone, up to nanoseconds, in the unit the connector stores them in), buffered as longs (raw bits for floating point)
+ * until a page is encoded by {@link FixedWidthPageEncoder}.
  */
 final class FixedWidthColumnWriter
         implements ColumnWriter
@@ -69,8 +71,9 @@ final class FixedWidthColumnWriter
         if (type instanceof IntegerType || type instanceof RealType || type instanceof DateType || (type instanceof TimeType time && time.getPrecision() <= 3)) {
             return 32;
         }
-        if (type instanceof BigintType || type instanceof DoubleType || (type instanceof TimestampType timestamp && timestamp.isShort())
-                || (type instanceof TimestampWithTimeZoneType zoned && zoned.isShort()) || (type instanceof TimeType time && time.getPrecision() <= 9)) {
+        // Arrow has no unit finer than nanoseconds
+        if (type instanceof BigintType || type instanceof DoubleType || (type instanceof TimestampType timestamp && timestamp.getPrecision() <= 9)
+                || (type instanceof TimestampWithTimeZoneType zoned && zoned.getPrecision() <= 9) || (type instanceof TimeType time && time.getPrecision() <= 9)) {
             return 64;
         }
         return 0;
@@ -84,9 +87,9 @@ final class FixedWidthColumnWriter
     private static long unitDivisor(Type type)
     {
         return switch (type) {
-            // epoch microseconds
+            // epoch microseconds (long timestamps are scaled up instead)
             case TimestampType timestamp -> timestamp.getPrecision() == 0 ? 1_000_000 : timestamp.getPrecision() <= 3 ? 1_000 : 1;
-            // epoch milliseconds, once unpacked
+            // epoch milliseconds, once unpacked (long ones are scaled up instead)
             case TimestampWithTimeZoneType zoned -> zoned.getPrecision() == 0 ? 1_000 : 1;
             // picoseconds of the day
             case TimeType time -> time.getPrecision() == 0 ? 1_000_000_000_000L : time.getPrecision() <= 3 ? 1_000_000_000 : time.getPrecision() <= 6 ? 1_000_000 : 1_000;
@@ -123,11 +126,42 @@ final class FixedWidthColumnWriter
         if (type instanceof DoubleType) {
             return Double.doubleToRawLongBits(DoubleType.DOUBLE.getDouble(block, position));
         }
+        if (type instanceof TimestampType timestamp && !timestamp.isShort()) {
+            // nanoseconds from epoch microseconds and picoseconds of the microsecond
+            LongTimestamp value = (LongTimestamp) type.getObject(block, position);
+            return scaleAndAdd(value.getEpochMicros(), 1_000, value.getPicosOfMicro() / 1_000, type);
+        }
+        if (type instanceof TimestampWithTimeZoneType zoned && !zoned.isShort()) {
+            // microseconds or nanoseconds from epoch milliseconds and picoseconds of the millisecond
+            LongTimestampWithTimeZone value = (LongTimestampWithTimeZone) type.getObject(block, position);
+            return zoned.getPrecision() <= 6
+                    ? scaleAndAdd(value.getEpochMillis(), 1_000, value.getPicosOfMilli() / 1_000_000, type)
+                    : scaleAndAdd(value.getEpochMillis(), 1_000_000, value.getPicosOfMilli() / 1_000, type);
+        }
         if (type instanceof TimestampWithTimeZoneType) {
             return unpackMillisUtc(type.getLong(block, position)) / divisor;
         }
         // REAL's long is its float's bits
         return type.getLong(block, position) / divisor;
+    }
+
+    /**
+     * {@code value * factor + fraction}, {@code 0 <= fraction < factor}; a value past the unit's range (nanoseconds end
+     * in 2262) cannot be stored, and fails the write before anything is committed.
+     */
+    private static long scaleAndAdd(long value, long factor, long fraction, Type type)
+    {
+        try {
+            if (value < 0 && fraction > 0) {
+                // value * factor alone may not fit near the lower end
+                return Math.multiplyExact(value + 1, factor) + (fraction - factor);
+            }
+            return Math.addExact(Math.multiplyExact(value, factor), fraction);
+        }
+        catch (ArithmeticException e) {
+            throw new IllegalArgumentException("A %s value is out of the range of the unit Lance stores it in (nanoseconds reach 2262-04-11, microseconds year 294247): %s x %s + %s overflows 64 bits"
+                    .formatted(type, value, factor, fraction), e);
+        }
     }
 
     @Override

@@ -88,6 +88,15 @@ public final class LanceFileWriter
                 leaves.add(vectors);
                 fields.add(vectors);
             }
+            else if (column.largeOffsets()) {
+                if (!largeChunks) {
+                    // 2.1 would need full-zip pages of them, which this writer writes with u32 lengths only
+                    throw new IllegalArgumentException("The Java writer writes strings and binaries with 64-bit offsets in format 2.2 files only");
+                }
+                ColumnWriter values = new VariableWidthColumnWriter(column.type(), true, stringCompressor, null, Long.BYTES);
+                leaves.add(values);
+                fields.add(values);
+            }
             else {
                 fields.add(fieldWriter(column.type(), 0, largeChunks, compressor, stringCompressor, leaves));
             }
@@ -163,7 +172,10 @@ public final class LanceFileWriter
 
     public static boolean supports(FileColumn column)
     {
-        return column.dimension().isPresent() ? FixedSizeListColumnWriter.supports(column.type(), column.dimension().getAsInt()) : supports(column.type());
+        if (column.dimension().isPresent()) {
+            return FixedSizeListColumnWriter.supports(column.type(), column.dimension().getAsInt());
+        }
+        return column.largeOffsets() ? VariableWidthColumnWriter.supports(column.type()) : supports(column.type());
     }
 
     public void write(Page page)

@@ -16,15 +16,18 @@ import java.util.List;
 import java.util.HashMap;
 import java.util.Map;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static io.airlift.slice.SizeOf.sizeOf;
 import static io.lancetrino.file.writer.PageLayouts.flat;
 import static java.util.Objects.requireNonNull;
 
 /**
- * Strings and binaries, stored Variable: each chunk's value buffer holds {@code values + 1} u32 offsets counted from
- * the buffer's start (the first is the offsets' own length), then the bytes, padded to a multiple of 4. A chunk holds
- * the largest power of two of values that stays within 4 KiB (at least one value), as Lance's writer sizes them; under
- * general compression, within 64 KiB. A page whose values repeat becomes a dictionary page instead, when smaller.
+ * Strings and binaries, stored Variable: each chunk's value buffer holds {@code values + 1} offsets counted from the
+ * buffer's start (the first is the offsets' own length), then the bytes, padded to a multiple of the offset width.
+ * Offsets are u32, or u64 for Arrow's large types, whose pages Lance decodes with the field's own offset width. A chunk
+ * holds the largest power of two of values that stays within 4 KiB (at least one value), as Lance's writer sizes them;
+ * under general compression, within 64 KiB. A page whose values repeat becomes a dictionary page instead, when smaller
+ * (u32 offsets only: Lance's block form of dictionary items has no other).
  */
 final class VariableWidthColumnWriter
         implements ColumnWriter
@@ -41,11 +44,11 @@ final class VariableWidthColumnWriter
     // in format 2.1 a page with a value this long goes in a full-zip page, as Lance's writer does (its chunks are 32 KiB
     // at most); 2.2 keeps mini-block chunks, whose zstd frames compress better than values one at a time
     private static final int FULL_ZIP_VALUE_BYTES = 256;
-    private static final CompressiveEncoding ENCODING = CompressiveEncoding.newBuilder()
-            .setVariable(Variable.newBuilder().setOffsets(flat(32)))
-            .build();
+    private static final CompressiveEncoding ENCODING = encoding(Integer.BYTES);
 
     private final Type type;
+    private final int offsetBytes;
+    private final CompressiveEncoding encoding;
     private final boolean largeChunks;
     private final GeneralCompressor compressor;
     private final FixedWidthPageEncoder dictionaryIndices;
@@ -61,6 +64,17 @@ final class VariableWidthColumnWriter
      */
     VariableWidthColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor, StructNesting nesting)
     {
+        this(type, largeChunks, compressor, nesting, Integer.BYTES);
+    }
+
+    /**
+     * @param offsetBytes 4, or 8 for Arrow's large strings and binaries
+     */
+    VariableWidthColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor, StructNesting nesting, int offsetBytes)
+    {
+        checkArgument(offsetBytes == Integer.BYTES || offsetBytes == Long.BYTES, "offsets of %s bytes", offsetBytes);
+        this.offsetBytes = offsetBytes;
+        this.encoding = offsetBytes == Integer.BYTES ? ENCODING : encoding(offsetBytes);
         this.nesting = nesting;
         this.type = requireNonNull(type, "type is null");
         this.largeChunks = largeChunks;
@@ -71,6 +85,13 @@ final class VariableWidthColumnWriter
     static boolean supports(Type type)
     {
         return type instanceof VarcharType || type instanceof VarbinaryType;
+    }
+
+    private static CompressiveEncoding encoding(int offsetBytes)
+    {
+        return CompressiveEncoding.newBuilder()
+                .setVariable(Variable.newBuilder().setOffsets(flat(8 * offsetBytes)))
+                .build();
     }
 
     @Override
@@ -113,7 +134,7 @@ final class VariableWidthColumnWriter
     @Override
     public long bufferedBytes()
     {
-        return bytes.size() + 4L * count + (hasNulls ? 2L * count : 0);
+        return bytes.size() + (long) offsetBytes * count + (hasNulls ? 2L * count : 0);
     }
 
     @Override
@@ -121,7 +142,7 @@ final class VariableWidthColumnWriter
     {
         Slice data = bytes.slice();
         EncodedPage page;
-        if (!largeChunks && longestValue() >= FULL_ZIP_VALUE_BYTES) {
+        if (!largeChunks && offsetBytes == Integer.BYTES && longestValue() >= FULL_ZIP_VALUE_BYTES) {
             // format 2.1 chunks stop at 32 KiB: long values go in a full-zip page, as Lance's writer puts them
             page = fullZip(data);
         }
@@ -190,7 +211,7 @@ final class VariableWidthColumnWriter
     private EncodedPage encode(Slice data)
     {
         long plainBytes = chunkedBytes(CHUNK_TARGET_BYTES);
-        EncodedPage dictionary = dictionary(data);
+        EncodedPage dictionary = offsetBytes == Integer.BYTES ? dictionary(data) : null;
         boolean useDictionary = dictionary != null && dictionary.bytes() < plainBytes;
         long bestBytes = useDictionary ? dictionary.bytes() : plainBytes;
         int generalChunkBytes = largeChunks ? GENERAL_CHUNK_BYTES : GENERAL_CHUNK_BYTES_V21;
@@ -210,8 +231,8 @@ final class VariableWidthColumnWriter
         int start = 0;
         while (start < count) {
             int values = chunkValues(start, targetBytes);
-            long valueBytes = 4L * (values + 1) + ends[start + values - 1] - begin(start);
-            bytes += MiniBlockChunkWriter.chunkBytes(largeChunks, hasNulls, values, (valueBytes + 3) / 4 * 4);
+            long valueBytes = (long) offsetBytes * (values + 1) + ends[start + values - 1] - begin(start);
+            bytes += MiniBlockChunkWriter.chunkBytes(largeChunks, hasNulls, values, (valueBytes + offsetBytes - 1) / offsetBytes * offsetBytes);
             start += values;
         }
         return bytes;
@@ -230,7 +251,7 @@ final class VariableWidthColumnWriter
             compressedSample += compressor.compress(chunk).length();
             start += values;
         }
-        long raw = data.length() + 4L * count;
+        long raw = data.length() + (long) offsetBytes * count;
         return (double) compressedSample / rawSample * raw < (1 - EncodingOptions.MIN_GENERAL_SAVING / 2) * plainBytes;
     }
 
@@ -244,7 +265,7 @@ final class VariableWidthColumnWriter
             chunks.addChunk(values, general == null ? chunk : general.compress(chunk));
             start += values;
         }
-        return chunks.page(general == null ? ENCODING : general.wrap(ENCODING), null, null, 0);
+        return chunks.page(general == null ? encoding : general.wrap(encoding), null, null, 0);
     }
 
     /**
@@ -326,7 +347,7 @@ final class VariableWidthColumnWriter
 
     private long chunkBytes(int start, int values)
     {
-        return 4L * (values + 1) + (ends[start + values - 1] - begin(start)) + (hasNulls ? 2L * values : 0);
+        return (long) offsetBytes * (values + 1) + (ends[start + values - 1] - begin(start)) + (hasNulls ? 2L * values : 0);
     }
 
     private int begin(int index)
@@ -338,15 +359,21 @@ final class VariableWidthColumnWriter
     {
         int dataStart = begin(start);
         int dataEnd = ends[start + values - 1];
-        int offsetBytes = 4 * (values + 1);
-        DynamicSliceOutput chunk = new DynamicSliceOutput(offsetBytes + dataEnd - dataStart);
-        chunk.writeInt(offsetBytes);
-        for (int i = 0; i < values; i++) {
-            chunk.writeInt(offsetBytes + ends[start + i] - dataStart);
+        int offsetsLength = offsetBytes * (values + 1);
+        DynamicSliceOutput chunk = new DynamicSliceOutput(offsetsLength + dataEnd - dataStart);
+        for (int i = -1; i < values; i++) {
+            int offset = offsetsLength + (i < 0 ? 0 : ends[start + i] - dataStart);
+            if (offsetBytes == Integer.BYTES) {
+                chunk.writeInt(offset);
+            }
+            else {
+                chunk.writeLong(offset);
+            }
         }
         chunk.writeBytes(data, dataStart, dataEnd - dataStart);
-        // Lance reads the whole buffer as u32 offsets first, so its size is a multiple of 4; the last offset ends the data
-        while (chunk.size() % 4 != 0) {
+        // Lance reads the whole buffer as offsets first, so its size is a multiple of their width; the last offset ends
+        // the data
+        while (chunk.size() % offsetBytes != 0) {
             chunk.writeByte(0);
         }
         return chunk.slice();

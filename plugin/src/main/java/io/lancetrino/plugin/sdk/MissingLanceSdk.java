@@ -27,7 +27,7 @@ final class MissingLanceSdk
     @Override
     public void createIndex(String datasetLocation, Map<String, String> storageOptions, IndexSpec spec, boolean replace, int dimension, long liveRows)
     {
-        throw SdkAddOn.missing("build %s index %s of %s".formatted(spec.type().name().toLowerCase(java.util.Locale.ROOT), spec.name(), datasetLocation));
+        throw SdkAddOn.missing("build %s index %s of %s".formatted(spec.type().sqlName(), spec.name(), datasetLocation));
     }
 
     @Override

@@ -2,6 +2,8 @@ package io.lancetrino.plugin.write;
 
 import com.google.common.collect.ImmutableList;
 import com.google.protobuf.ByteString;
+import io.airlift.slice.Slice;
+import io.airlift.slice.Slices;
 import io.lancetrino.file.writer.EncodingOptions;
 import io.lancetrino.file.writer.FileColumn;
 import io.lancetrino.file.writer.LanceFileWriter;
@@ -11,10 +13,12 @@ import io.lancetrino.metadata.proto.Schema;
 import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.metadata.schema.LanceFields;
 import io.lancetrino.metadata.schema.LogicalTypes;
+import io.lancetrino.split.arrow.JsonbEncoder;
 import io.trino.spi.Page;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.ArrayBlock;
 import io.trino.spi.block.Block;
+import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.type.Type;
 
 import java.io.IOException;
@@ -23,13 +27,15 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Stream;
 
+import static io.lancetrino.split.LanceErrorCode.LANCE_INVALID_JSON;
 import static io.trino.spi.StandardErrorCode.CONSTRAINT_VIOLATION;
+import static io.trino.spi.type.VarbinaryType.VARBINARY;
 
 /**
  * A data file written by the project's own Lance file writer, straight from Trino blocks. It writes format 2.1 and 2.2 files of
- * columns of the types below, decimals, structs of them (Trino rows, nested or not), arrays of them (format 2.2) and
- * vectors (fixed-size lists of integers or floating point); other tables' files are written by the SDK
- * ({@link SdkDataFileWriter}).
+ * columns of the types below, decimals, structs of them (Trino rows, nested or not), arrays of them (format 2.2),
+ * vectors (fixed-size lists of integers or floating point) and top-level json columns (format 2.2); other tables' files are written by the SDK
+ * (the SDK add-on's writer).
  */
 public final class JavaDataFileWriter
         implements DataFileWriter
@@ -38,7 +44,8 @@ public final class JavaDataFileWriter
     // connector gives each precision)
     private static final Set<String> LOGICAL_TYPES = Set.of(
             "bool", "int8", "int16", "int32", "int64", "float", "double", "date32:day", "string", "binary",
-            "timestamp:s:-", "timestamp:ms:-", "timestamp:us:-", "timestamp:s:UTC", "timestamp:ms:UTC",
+            "timestamp:s:-", "timestamp:ms:-", "timestamp:us:-", "timestamp:ns:-",
+            "timestamp:s:UTC", "timestamp:ms:UTC", "timestamp:us:UTC", "timestamp:ns:UTC",
             "time32:s", "time32:ms", "time64:us", "time64:ns");
     // Arrow's decimal128, whatever the precision: what the connector makes of every Trino decimal
     private static final String DECIMAL_128 = "decimal:128:";
@@ -46,8 +53,10 @@ public final class JavaDataFileWriter
     private static final Set<String> VECTOR_ELEMENTS = Set.of("int8", "int16", "int32", "int64", "float", "double");
     // 2.0 has other encodings altogether
     private static final Set<String> FORMAT_VERSIONS = Set.of("2.1", "2.2");
-    // arrays need chunks past 2.1's 32 KiB where many empty or NULL arrays sit between elements
+    // arrays need chunks past 2.1's 32 KiB where many empty or NULL arrays sit between elements; json values (Arrow's
+    // large_binary) would need full-zip pages with 64-bit lengths in 2.1
     private static final String LISTS_FORMAT_VERSION = "2.2";
+    private static final String JSON = "json";
     /** Schema metadata of the files it writes, naming the writer as Parquet's {@code created_by} does. */
     public static final String WRITER_KEY = "lance-trino:writer";
     public static final String WRITER_VALUE = "java";
@@ -57,6 +66,7 @@ public final class JavaDataFileWriter
     private final LanceFileWriter writer;
     private final List<LanceField> fields;
     private final List<FileColumn> columns;
+    private final List<Type> types;
 
     /**
      * @param arrowSchema the fields as Arrow has them, from which the file's own schema is numbered
@@ -70,6 +80,7 @@ public final class JavaDataFileWriter
                 .build();
         this.fields = ImmutableList.copyOf(fields);
         this.columns = fileColumns(fields, types);
+        this.types = ImmutableList.copyOf(types);
         this.writer = LanceFileWriter.create(
                 fileSystem.newOutputStream(location),
                 LanceDataFileLayout.majorVersion(fileFormatVersion),
@@ -82,7 +93,7 @@ public final class JavaDataFileWriter
     static boolean supports(List<LanceField> fields, List<Type> types, String fileFormatVersion)
     {
         return FORMAT_VERSIONS.contains(fileFormatVersion)
-                && fields.stream().allMatch(field -> isWritable(field) || isVector(field) || (fileFormatVersion.equals(LISTS_FORMAT_VERSION) && isList(field)))
+                && fields.stream().allMatch(field -> isWritable(field) || isVector(field) || (fileFormatVersion.equals(LISTS_FORMAT_VERSION) && (isList(field) || isJson(field))))
                 && fileColumns(fields, types).stream().allMatch(LanceFileWriter::supports);
     }
 
@@ -90,6 +101,12 @@ public final class JavaDataFileWriter
     private static boolean isList(LanceField field)
     {
         return field.logicalType().equals("list") && field.children().size() == 1 && isFlat(field.children().getFirst());
+    }
+
+    /** A top-level json column: Lance's JSONB values in a {@code large_binary} column. */
+    private static boolean isJson(LanceField field)
+    {
+        return field.logicalType().equals(JSON) && field.children().isEmpty();
     }
 
     /** A flat field, or a struct of writable fields (not a packed one, which Lance stores as one column). */
@@ -119,7 +136,12 @@ public final class JavaDataFileWriter
         ImmutableList.Builder<FileColumn> columns = ImmutableList.builder();
         for (int i = 0; i < fields.size(); i++) {
             OptionalInt dimension = fields.get(i).fixedSizeListSize();
-            columns.add(dimension.isPresent() ? FileColumn.vector(types.get(i), dimension.getAsInt()) : FileColumn.of(types.get(i)));
+            if (isJson(fields.get(i))) {
+                columns.add(FileColumn.largeVariableWidth(VARBINARY));
+            }
+            else {
+                columns.add(dimension.isPresent() ? FileColumn.vector(types.get(i), dimension.getAsInt()) : FileColumn.of(types.get(i)));
+            }
         }
         return columns.build();
     }
@@ -158,13 +180,41 @@ public final class JavaDataFileWriter
     public void write(Page page)
             throws IOException
     {
+        Block[] blocks = new Block[page.getChannelCount()];
         for (int column = 0; column < columns.size(); column++) {
+            blocks[column] = page.getBlock(column);
             OptionalInt dimension = columns.get(column).dimension();
             if (dimension.isPresent()) {
-                checkVectorLengths(fields.get(column).name(), dimension.getAsInt(), page.getBlock(column));
+                checkVectorLengths(fields.get(column).name(), dimension.getAsInt(), blocks[column]);
+            }
+            if (isJson(fields.get(column))) {
+                blocks[column] = jsonb(fields.get(column).name(), types.get(column), blocks[column]);
             }
         }
-        writer.write(page);
+        writer.write(new Page(page.getPositionCount(), blocks));
+    }
+
+    /**
+     * Trino json text as Lance's JSONB, the bytes the Lance SDK stores for a json column; a value JSONB cannot hold
+     * fails the write, naming the column, before anything is committed.
+     */
+    private static Block jsonb(String column, Type jsonType, Block block)
+    {
+        BlockBuilder builder = VARBINARY.createBlockBuilder(null, block.getPositionCount());
+        for (int position = 0; position < block.getPositionCount(); position++) {
+            if (block.isNull(position)) {
+                builder.appendNull();
+                continue;
+            }
+            Slice text = jsonType.getSlice(block, position);
+            try {
+                VARBINARY.writeSlice(builder, Slices.wrappedBuffer(JsonbEncoder.encode(text.byteArray(), text.byteArrayOffset(), text.length())));
+            }
+            catch (IllegalArgumentException e) {
+                throw new TrinoException(LANCE_INVALID_JSON, "Column %s: cannot store JSON value as Lance JSONB: %s".formatted(column, e.getMessage()), e);
+            }
+        }
+        return builder.build();
     }
 
     /** Every non-null array of a vector column has the column's dimension, or nothing of the write is committed. */

@@ -1,5 +1,6 @@
 package io.lancetrino.sdk.arrow;
 
+import io.lancetrino.split.arrow.JsonbEncoder;
 import io.airlift.slice.Slice;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.VariableWidthBlock;

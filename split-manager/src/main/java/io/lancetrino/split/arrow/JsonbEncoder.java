@@ -1,6 +1,5 @@
-package io.lancetrino.sdk.arrow;
+package io.lancetrino.split.arrow;
 
-import io.lancetrino.split.arrow.JsonbValues;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
