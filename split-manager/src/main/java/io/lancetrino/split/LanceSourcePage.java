@@ -2,6 +2,13 @@ package io.lancetrino.split;
 
 import io.trino.spi.Page;
 import io.trino.spi.block.Block;
+import io.trino.spi.block.ByteArrayBlock;
+import io.trino.spi.block.DictionaryBlock;
+import io.trino.spi.block.Fixed12Block;
+import io.trino.spi.block.Int128ArrayBlock;
+import io.trino.spi.block.IntArrayBlock;
+import io.trino.spi.block.LongArrayBlock;
+import io.trino.spi.block.ShortArrayBlock;
 import io.trino.spi.connector.SourcePage;
 
 import java.util.function.LongConsumer;
@@ -90,6 +97,30 @@ final class LanceSourcePage
         }
     }
 
+    /**
+     * The block's values at the positions. {@code getPositions} would wrap each block in a dictionary view, and for a
+     * dictionary block first count its distinct ids (to tell whether the view stays compact): a pass over every batch
+     * that showed in profiles of TPC-H Q1, whose filter keeps 98.6% of the rows. Fixed-width values are copied instead
+     * (one tight loop, and the engine then reads them without indirection); a dictionary block gets its ids selected,
+     * keeping its dictionary and the dictionary's id, so the engine's per-dictionary caches still apply.
+     */
+    static Block select(Block block, int[] positions, int count)
+    {
+        return switch (block) {
+            case DictionaryBlock dictionary -> {
+                int[] rawIds = dictionary.getRawIds();
+                int offset = dictionary.getRawIdsOffset();
+                int[] ids = new int[count];
+                for (int i = 0; i < count; i++) {
+                    ids[i] = rawIds[offset + positions[i]];
+                }
+                yield DictionaryBlock.createProjectedDictionaryBlock(count, dictionary.getDictionary(), ids, dictionary.getDictionarySourceId());
+            }
+            case LongArrayBlock _, IntArrayBlock _, ShortArrayBlock _, ByteArrayBlock _, Int128ArrayBlock _, Fixed12Block _ -> block.copyPositions(positions, 0, count);
+            default -> block.getPositions(positions, 0, count);
+        };
+    }
+
     @Override
     public int getChannelCount()
     {
@@ -103,7 +134,7 @@ final class LanceSourcePage
         if (block == null) {
             block = loaders[channel].get();
             if (positions != null) {
-                block = block.getPositions(positions, 0, positionCount);
+                block = select(block, positions, positionCount);
             }
             blocks[channel] = block;
             loaders[channel] = null;
