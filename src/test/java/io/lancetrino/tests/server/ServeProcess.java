@@ -50,21 +50,23 @@ public final class ServeProcess
     public static Path pluginZip()
             throws IOException
     {
-        try (var files = Files.list(projectRoot().resolve("plugin/target"))) {
-            return files.filter(file -> file.getFileName().toString().matches("trino-lance-.*\\.zip"))
-                    .findFirst()
-                    .orElseThrow(() -> new IllegalStateException("No plugin zip in plugin/target: build the plugin module first"));
-        }
+        return builtZip("plugin", "trino-lance-\\d.*\\.zip");
     }
 
     /** The SDK add-on zip, which the servers of the tests install beside the plugin. */
     public static Path sdkZip()
             throws IOException
     {
-        try (var files = Files.list(projectRoot().resolve("sdk/target"))) {
-            return files.filter(file -> file.getFileName().toString().matches("trino-lance-sdk-.*\\.zip"))
+        return builtZip("sdk", "trino-lance-sdk-.*\\.zip");
+    }
+
+    private static Path builtZip(String module, String namePattern)
+            throws IOException
+    {
+        try (var files = Files.list(projectRoot().resolve(module + "/target"))) {
+            return files.filter(file -> file.getFileName().toString().matches(namePattern))
                     .findFirst()
-                    .orElseThrow(() -> new IllegalStateException("No SDK add-on zip in sdk/target: build the sdk module first"));
+                    .orElseThrow(() -> new IllegalStateException("No zip in %s/target: build the %s module first".formatted(module, module)));
         }
     }
 

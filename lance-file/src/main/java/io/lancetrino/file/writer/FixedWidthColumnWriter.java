@@ -146,17 +146,13 @@ final class FixedWidthColumnWriter
     }
 
     /**
-     * {@code value * factor + fraction}, {@code 0 <= fraction < factor}; a value past the unit's range (nanoseconds end
-     * in 2262) cannot be stored, and fails the write before anything is committed.
+     * {@code value * factor + fraction}; a value past the unit's range (nanoseconds end in 2262) cannot be stored, and
+     * fails the write before anything is committed.
      */
     private static long scaleAndAdd(long value, long factor, long fraction, Type type)
     {
         try {
-            if (value < 0 && fraction > 0) {
-                // value * factor alone may not fit near the lower end
-                return Math.multiplyExact(value + 1, factor) + (fraction - factor);
-            }
-            return Math.addExact(Math.multiplyExact(value, factor), fraction);
+            return TimeUnits.scaleAndAdd(value, factor, fraction);
         }
         catch (ArithmeticException e) {
             throw new IllegalArgumentException("A %s value is out of the range of the unit Lance stores it in (nanoseconds reach 2262-04-11, microseconds year 294247): %s x %s + %s overflows 64 bits"

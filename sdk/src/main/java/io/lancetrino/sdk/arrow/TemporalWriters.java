@@ -1,5 +1,6 @@
 package io.lancetrino.sdk.arrow;
 
+import io.lancetrino.file.writer.TimeUnits;
 import io.lancetrino.split.arrow.ArrowTypes;
 import io.trino.spi.TrinoException;
 import io.trino.spi.block.Fixed12Block;
@@ -164,17 +165,10 @@ final class TemporalWriters
         }
     }
 
-    /**
-     * {@code value * factor + fraction} for {@code 0 <= fraction < factor}, failing only when the result itself does
-     * not fit: near the lower end {@code value * factor} alone may not.
-     */
     private static long scaleAndAdd(long value, long factor, long fraction, BaseFixedWidthVector vector)
     {
         try {
-            if (value < 0 && fraction > 0) {
-                return Math.multiplyExact(value + 1, factor) + (fraction - factor);
-            }
-            return Math.addExact(Math.multiplyExact(value, factor), fraction);
+            return TimeUnits.scaleAndAdd(value, factor, fraction);
         }
         catch (ArithmeticException e) {
             throw outOfRange(value, vector);
