@@ -1,11 +1,10 @@
 package io.lancetrino.sdk;
 
-import io.lancetrino.split.ColumnStream;
+import io.lancetrino.split.BatchedColumnStream;
 import io.lancetrino.split.JvmRequirements;
 import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.split.LanceDataFile;
 import io.lancetrino.split.LanceSplit;
-import io.lancetrino.split.LoadedBatch;
 import io.lancetrino.split.RowRange;
 import io.lancetrino.split.SplitReadErrors;
 import com.google.common.collect.ImmutableList;
@@ -35,25 +34,23 @@ import static java.util.Objects.requireNonNull;
  * dataset does not return deleted rows.
  */
 final class DatasetTakeStream
-        implements ColumnStream
+        extends BatchedColumnStream
 {
     private final LanceSplit split;
     private final LanceDataFile file;
     private final Dataset dataset;
-    private final List<Integer> columns;
     private final List<LanceColumnHandle> handles;
     private final List<RowRange> ranges;
     private final int batchRows;
     private int rangeIndex;
     private int nextRow;
-    private final LoadedBatch batch = new LoadedBatch();
 
     private DatasetTakeStream(LanceSplit split, LanceDataFile file, Dataset dataset, List<Integer> columns, List<LanceColumnHandle> handles, List<RowRange> ranges, int batchRows)
     {
+        super(columns);
         this.split = requireNonNull(split, "split is null");
         this.file = requireNonNull(file, "file is null");
         this.dataset = requireNonNull(dataset, "dataset is null");
-        this.columns = ImmutableList.copyOf(columns);
         this.handles = ImmutableList.copyOf(handles);
         this.ranges = ImmutableList.copyOf(ranges);
         this.batchRows = batchRows;
@@ -83,45 +80,16 @@ final class DatasetTakeStream
         return new DatasetTakeStream(split, file, dataset, columns, handles, ranges, batchRows);
     }
 
-    @Override
-    public List<Integer> columns()
-    {
-        return columns;
-    }
-
-    @Override
-    public int available()
-    {
-        while (batch.remaining() == 0 && rangeIndex < ranges.size()) {
-            takeNextRows();
-        }
-        return batch.remaining();
-    }
-
-    @Override
-    public Block block(int channel, int rows)
-    {
-        return batch.block(channel, rows);
-    }
-
-    @Override
-    public void advance(int rows)
-    {
-        batch.advance(rows);
-    }
-
-    @Override
-    public long retainedBytes()
-    {
-        return batch.retainedBytes();
-    }
-
     /**
      * Takes the next rows of the ranges (up to one batch) by address; the SDK may answer in several Arrow batches,
      * which are joined so the rows stay in the order asked for.
      */
-    private void takeNextRows()
+    @Override
+    protected boolean loadNextBatch()
     {
+        if (rangeIndex >= ranges.size()) {
+            return false;
+        }
         List<Long> addresses = new ArrayList<>(batchRows);
         long fragmentBits = split.fragmentId() << 32;
         while (addresses.size() < batchRows && rangeIndex < ranges.size()) {
@@ -163,6 +131,7 @@ final class DatasetTakeStream
             blocks[channel] = pieces.size() == 1 ? pieces.getFirst() : concat(handles.get(channel), pieces, rows);
         }
         batch.set(blocks, rows);
+        return true;
     }
 
     private static Block concat(LanceColumnHandle handle, List<Block> pieces, int rows)

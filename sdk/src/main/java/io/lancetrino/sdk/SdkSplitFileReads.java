@@ -3,13 +3,13 @@ package io.lancetrino.sdk;
 import com.google.common.collect.ImmutableMap;
 import io.lancetrino.metadata.ArrowAllocators;
 import io.lancetrino.metadata.fs.TableFileSystem;
+import io.lancetrino.split.BatchedColumnStream;
 import io.lancetrino.split.ColumnStream;
 import io.lancetrino.split.FileColumnMapping;
 import io.lancetrino.split.JvmRequirements;
 import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.split.LanceDataFile;
 import io.lancetrino.split.LanceSplit;
-import io.lancetrino.split.LoadedBatch;
 import io.lancetrino.split.RowRange;
 import io.lancetrino.split.SplitReadErrors;
 import io.lancetrino.split.arrow.ArrowBlocks;
@@ -127,68 +127,31 @@ final class SdkSplitFileReads
      * reuses its Arrow buffers.
      */
     private static final class FileStream
-            implements ColumnStream
+            extends BatchedColumnStream
     {
         private final LanceSplit split;
         private final LanceDataFile file;
+        // null when the ranges hold no row
         private final ArrowReader batches;
-        private final List<Integer> columns;
         private final List<String> names;
         private final List<LanceColumnHandle> handles;
-        private final LoadedBatch batch = new LoadedBatch();
-        private boolean exhausted;
 
         private FileStream(LanceSplit split, LanceDataFile file, ArrowReader batches, List<Integer> columns, List<String> names, List<LanceColumnHandle> handles)
         {
+            super(columns);
             this.split = split;
             this.file = file;
             this.batches = batches;
-            this.columns = columns;
             this.names = names;
             this.handles = handles;
-            this.exhausted = batches == null;
         }
 
         @Override
-        public List<Integer> columns()
-        {
-            return columns;
-        }
-
-        @Override
-        public int available()
-        {
-            while (!exhausted && batch.remaining() == 0) {
-                loadNextBatch();
-            }
-            return batch.remaining();
-        }
-
-        @Override
-        public Block block(int channel, int rows)
-        {
-            return batch.block(channel, rows);
-        }
-
-        @Override
-        public void advance(int rows)
-        {
-            batch.advance(rows);
-        }
-
-        @Override
-        public long retainedBytes()
-        {
-            return batch.retainedBytes();
-        }
-
-        private void loadNextBatch()
+        protected boolean loadNextBatch()
         {
             try {
-                if (!batches.loadNextBatch()) {
-                    exhausted = true;
-                    batch.clear();
-                    return;
+                if (batches == null || !batches.loadNextBatch()) {
+                    return false;
                 }
                 VectorSchemaRoot root = batches.getVectorSchemaRoot();
                 Block[] blocks = new Block[names.size()];
@@ -196,6 +159,7 @@ final class SdkSplitFileReads
                     blocks[channel] = ArrowBlocks.toBlock(handles.get(channel).type(), root.getVector(names.get(channel)), batches);
                 }
                 batch.set(blocks, root.getRowCount());
+                return true;
             }
             catch (IOException | RuntimeException e) {
                 throw SplitReadErrors.unreadable(split, file, e);
