@@ -231,6 +231,34 @@ final class TestLanceJavaWriter
     }
 
     @Test
+    void testNestedArrayTablesBothWritersBothReaders()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS jw");
+        // arrays of rows (with NULL rows among them), arrays of arrays (NULL and empty inner arrays), rows holding arrays
+        // (NULL rows, NULL arrays), and an array of rows holding arrays
+        String rows = """
+                SELECT o.orderkey AS id, l.items,
+                       transform(split(o.comment, ' '), w -> CASE WHEN length(w) < 3 THEN NULL WHEN length(w) = 3 THEN ARRAY[] ELSE split(w, 'e') END) AS word_parts,
+                       CASE WHEN o.orderkey % 5 = 0 THEN NULL ELSE CAST(ROW(o.custkey, CASE WHEN o.orderkey % 3 = 0 THEN NULL ELSE split(o.orderpriority, '-') END)
+                           AS ROW(cust bigint, tags array(varchar))) END AS info,
+                       transform(sequence(1, o.orderkey % 4), i -> CASE WHEN i = 2 THEN NULL
+                           ELSE CAST(ROW(i, repeat(o.totalprice / i, i)) AS ROW(i integer, parts array(double))) END) AS shares
+                FROM tpch.tiny.orders o
+                JOIN (SELECT orderkey, array_agg(CAST(ROW(linenumber, quantity, shipmode) AS ROW(n integer, q double, mode varchar)) ORDER BY linenumber) AS items
+                      FROM tpch.tiny.lineitem GROUP BY orderkey) l ON l.orderkey = o.orderkey""";
+        writeWithBothWriters("nested", 15000, "CREATE TABLE {table} AS " + rows);
+        List<MaterializedRow> expected = computeActual(rows).getMaterializedRows();
+        assertBothReadersReadBothWritersAlike("nested", expected);
+        assertQuery("SELECT sum(cardinality(items)) FROM nested_java", "SELECT count(*) FROM lineitem");
+        assertUpdate("UPDATE nested_java SET shares = NULL, items = ARRAY[NULL] WHERE id % 3 = 0", "SELECT count(*) FROM orders WHERE orderkey % 3 = 0");
+        assertThat(writers(dataset("nested_java"))).containsOnly(JavaDataFileWriter.WRITER_VALUE);
+        assertSameRows("nested arrays after UPDATE, read by the SDK's scan", SdkScans.scanRows(dataset("nested_java"), Ref.ofMain(), List.of()),
+                computeActual("SELECT * FROM nested_java").getMaterializedRows());
+        long appended = sdkAppendsItsFirstBatch(dataset("nested_java"));
+        assertQuery("SELECT count(*) FROM nested_java", "VALUES " + (15000 + appended));
+    }
+
+    @Test
     void testFormat21TablesWithLongValues()
     {
         assertUpdate("CREATE SCHEMA IF NOT EXISTS jw");

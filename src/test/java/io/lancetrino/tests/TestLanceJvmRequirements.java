@@ -99,7 +99,8 @@ final class TestLanceJvmRequirements
                 "lance-jvm: check merged comments ok",
                 "lance-jvm: check clone rows ok",
                 "lance-jvm: check vectors ok",
-                "lance-jvm: check json and nanoseconds ok");
+                "lance-jvm: check json and nanoseconds ok",
+                "lance-jvm: check nested arrays ok");
         return lines;
     }
 
@@ -160,6 +161,8 @@ final class TestLanceJvmRequirements
                 run(runner, "INSERT INTO docs VALUES (1, ARRAY[1, 2, 3, 4]), (2, NULL), (3, ARRAY[0.5, NULL, -1, 8])");
                 run(runner, "CREATE TABLE notes (id bigint, doc json, at timestamp(9))");
                 run(runner, "INSERT INTO notes VALUES (1, JSON '{\"b\": [1, null], \"a\": \"x\"}', TIMESTAMP '1969-12-31 23:59:59.123456789'), (2, NULL, NULL)");
+                run(runner, "CREATE TABLE shapes (id bigint, items array(row(n integer, tags array(varchar))), grid array(array(bigint)))");
+                run(runner, "INSERT INTO shapes VALUES (1, ARRAY[ROW(1, ARRAY['a', NULL]), NULL, ROW(2, ARRAY[])], ARRAY[ARRAY[1, 2], NULL, ARRAY[]]), (2, NULL, ARRAY[])");
 
                 // every row of tpch.tiny.orders twice, less the deleted ones
                 String live = "SELECT * FROM tpch.tiny.orders WHERE orderkey % 7 <> 0 AND custkey >= 3";
@@ -178,6 +181,8 @@ final class TestLanceJvmRequirements
                 print("check vectors " + ("[[1.0,2.0,3.0,4.0],null,[0.5,null,-1.0,8.0]]".equals(vectors) ? "ok" : vectors));
                 Object notes = runner.execute("SELECT json_format(doc) || ' ' || CAST(at AS varchar) FROM notes WHERE id = 1").getOnlyValue();
                 print("check json and nanoseconds " + ("{\"a\":\"x\",\"b\":[1,null]} 1969-12-31 23:59:59.123456789".equals(notes) ? "ok" : notes));
+                Object shapes = runner.execute("SELECT json_format(CAST(array_agg(items ORDER BY id) AS json)) || ' ' || json_format(CAST(array_agg(grid ORDER BY id) AS json)) FROM shapes").getOnlyValue();
+                print("check nested arrays " + ("[[{\"n\":1,\"tags\":[\"a\",null]},null,{\"n\":2,\"tags\":[]}],null] [[[1,2],null,[]],[]]".equals(shapes) ? "ok" : shapes));
 
                 // the nearest rows by a distance Trino computes over vectors the Java reader reads
                 Object nearest = runner.execute("SELECT array_agg(id ORDER BY id) FROM (SELECT id FROM docs WHERE emb IS NOT NULL ORDER BY euclidean_distance(emb, ARRAY[REAL '1', 2, 3, 4]) LIMIT 1)").getOnlyValue();

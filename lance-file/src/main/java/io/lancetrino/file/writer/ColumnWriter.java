@@ -2,6 +2,8 @@ package io.lancetrino.file.writer;
 
 import io.trino.spi.block.Block;
 
+import java.util.List;
+
 /**
  * Buffers the values of one leaf column and encodes them into pages.
  */
@@ -23,4 +25,10 @@ interface ColumnWriter
 
     /** Encodes every buffered row into one page and starts over. */
     EncodedPage flush();
+
+    /** Pages the writer had to end while it took values, before those it buffers now; they are then its caller's. */
+    default List<EncodedPage> takeCompletedPages()
+    {
+        return List.of();
+    }
 }

@@ -32,8 +32,6 @@ public final class LanceFileWriter
 {
     private static final int BUFFER_ALIGNMENT = 64;
     private static final long PAGE_BYTES = 8L << 20;
-    // blocks in which pages of tables with arrays are handed to the columns: see ListColumnWriter.MAX_EMPTY_LEVELS_PER_PAGE
-    static final int LIST_BLOCK_ROWS = 8192;
     private static final int FOOTER_MAGIC = 0x434E414C; // "LANC" little-endian
     private static final ByteString PAGE_LAYOUT_TYPE = ByteString.copyFromUtf8("/lance.encodings21.PageLayout");
     // a ColumnEncoding whose values are plain, as the 7.0 writer records on every 2.1+ column
@@ -50,7 +48,6 @@ public final class LanceFileWriter
     private final long[] rowsInPages;
     private final LongFunction<byte[]> fileDescriptor;
     private final long pageBytes;
-    private final boolean hasLists;
     private long rows;
     private boolean closed;
 
@@ -107,7 +104,6 @@ public final class LanceFileWriter
             pages.add(new ArrayList<>());
         }
         this.rowsInPages = new long[columns.size()];
-        this.hasLists = columns.stream().anyMatch(ListColumnWriter.class::isInstance);
     }
 
     /**
@@ -116,15 +112,15 @@ public final class LanceFileWriter
      */
     private static FieldWriter fieldWriter(Type type, int depth, boolean largeChunks, GeneralCompressor compressor, GeneralCompressor stringCompressor, ImmutableList.Builder<ColumnWriter> leaves)
     {
-        if (type instanceof ArrayType array) {
-            if (depth > 0 || !largeChunks) {
-                throw new IllegalArgumentException("The Java writer writes arrays only as top-level columns of format 2.2 files, not %s".formatted(type));
+        if (type instanceof ArrayType) {
+            if (!largeChunks) {
+                throw new IllegalArgumentException("The Java writer writes arrays in format 2.2 files only, not %s".formatted(type));
             }
-            ImmutableList.Builder<ColumnWriter> element = ImmutableList.builder();
-            fieldWriter(array.getElementType(), 0, true, compressor, stringCompressor, element);
-            ColumnWriter list = new ListColumnWriter(element.build().getFirst());
-            leaves.add(list);
-            return list;
+            List<ColumnWriter> arrayLeaves = new ArrayList<>();
+            addListLeaves(type, depth, new ArrayList<>(), compressor, stringCompressor, arrayLeaves);
+            leaves.addAll(arrayLeaves);
+            // each leaf walks the arrays (and the rows between them) down to its own values
+            return (block, nullStructDepth) -> arrayLeaves.forEach(leaf -> leaf.append(block, nullStructDepth));
         }
         if (type instanceof RowType row) {
             List<FieldWriter> children = row.getTypeParameters().stream()
@@ -132,40 +128,59 @@ public final class LanceFileWriter
                     .toList();
             return new StructFieldWriter(depth + 1, children);
         }
-        StructNesting nesting = depth == 0 ? null : new StructNesting(depth);
-        ColumnWriter leaf;
-        if (FixedWidthColumnWriter.supports(type)) {
-            leaf = new FixedWidthColumnWriter(type, largeChunks, compressor, nesting);
-        }
-        else if (VariableWidthColumnWriter.supports(type)) {
-            leaf = new VariableWidthColumnWriter(type, largeChunks, stringCompressor, nesting);
-        }
-        else if (Decimal128ColumnWriter.supports(type)) {
-            leaf = new Decimal128ColumnWriter(type, largeChunks, compressor, nesting);
-        }
-        else {
-            throw new IllegalArgumentException("The Java writer does not write columns of type %s yet".formatted(type));
-        }
+        ColumnWriter leaf = flatWriter(type, largeChunks, compressor, stringCompressor, depth == 0 ? null : new StructNesting(depth));
         leaves.add(leaf);
         return leaf;
     }
 
     /**
-     * Whether the writer writes columns of the type: flat types, structs (rows) of them, nested or not, and arrays of
-     * flat types (format 2.2 only).
+     * The leaf columns of an array {@code structsAbove} structs down, in Lance's order, each with its path from the
+     * array: into elements ({@link ListColumnWriter#LIST}) or a struct's field.
+     */
+    private static void addListLeaves(Type type, int structsAbove, List<Integer> steps, GeneralCompressor compressor, GeneralCompressor stringCompressor, List<ColumnWriter> leaves)
+    {
+        if (type instanceof ArrayType array) {
+            steps.add(ListColumnWriter.LIST);
+            addListLeaves(array.getElementType(), structsAbove, steps, compressor, stringCompressor, leaves);
+            steps.removeLast();
+        }
+        else if (type instanceof RowType row) {
+            for (int field = 0; field < row.getTypeParameters().size(); field++) {
+                steps.add(field);
+                addListLeaves(row.getTypeParameters().get(field), structsAbove, steps, compressor, stringCompressor, leaves);
+                steps.removeLast();
+            }
+        }
+        else {
+            leaves.add(new ListColumnWriter(flatWriter(type, true, compressor, stringCompressor, null), type, structsAbove, List.copyOf(steps)));
+        }
+    }
+
+    private static ColumnWriter flatWriter(Type type, boolean largeChunks, GeneralCompressor compressor, GeneralCompressor stringCompressor, StructNesting nesting)
+    {
+        if (FixedWidthColumnWriter.supports(type)) {
+            return new FixedWidthColumnWriter(type, largeChunks, compressor, nesting);
+        }
+        if (VariableWidthColumnWriter.supports(type)) {
+            return new VariableWidthColumnWriter(type, largeChunks, stringCompressor, nesting);
+        }
+        if (Decimal128ColumnWriter.supports(type)) {
+            return new Decimal128ColumnWriter(type, largeChunks, compressor, nesting);
+        }
+        throw new IllegalArgumentException("The Java writer does not write columns of type %s yet".formatted(type));
+    }
+
+    /**
+     * Whether the writer writes columns of the type: flat types, and rows and arrays of them, nested in any way
+     * (arrays in format 2.2 files only).
      */
     public static boolean supports(Type type)
     {
         if (type instanceof ArrayType array) {
-            return !(array.getElementType() instanceof RowType) && supportsInStruct(array.getElementType());
+            return supports(array.getElementType());
         }
-        return supportsInStruct(type);
-    }
-
-    private static boolean supportsInStruct(Type type)
-    {
         if (type instanceof RowType row) {
-            return !row.getTypeParameters().isEmpty() && row.getTypeParameters().stream().allMatch(LanceFileWriter::supportsInStruct);
+            return !row.getTypeParameters().isEmpty() && row.getTypeParameters().stream().allMatch(LanceFileWriter::supports);
         }
         return FixedWidthColumnWriter.supports(type) || VariableWidthColumnWriter.supports(type) || Decimal128ColumnWriter.supports(type);
     }
@@ -184,29 +199,16 @@ public final class LanceFileWriter
         if (page.getChannelCount() != fields.size()) {
             throw new IllegalArgumentException("A page of %s blocks for a file of %s fields".formatted(page.getChannelCount(), fields.size()));
         }
-        if (!hasLists || page.getPositionCount() <= LIST_BLOCK_ROWS) {
-            appendAndWriteFullPages(page);
-        }
-        else {
-            // arrays bound the NULL and empty arrays a page holds, which they check between blocks
-            for (int start = 0; start < page.getPositionCount(); start += LIST_BLOCK_ROWS) {
-                appendAndWriteFullPages(page.getRegion(start, Math.min(LIST_BLOCK_ROWS, page.getPositionCount() - start)));
-            }
-        }
-        rows += page.getPositionCount();
-    }
-
-    private void appendAndWriteFullPages(Page page)
-            throws IOException
-    {
         for (int field = 0; field < fields.size(); field++) {
             fields.get(field).append(page.getBlock(field), null);
         }
         for (int column = 0; column < columns.size(); column++) {
+            writeCompletedPages(column);
             if (columns.get(column).bufferedBytes() >= pageBytes) {
-                writePage(column);
+                writePage(column, columns.get(column).flush());
             }
         }
+        rows += page.getPositionCount();
     }
 
     /** The heap bytes the columns' buffered values hold: up to a page of each column. */
@@ -222,8 +224,9 @@ public final class LanceFileWriter
             throws IOException
     {
         for (int column = 0; column < columns.size(); column++) {
+            writeCompletedPages(column);
             if (columns.get(column).bufferedRows() > 0 || pages.get(column).isEmpty()) {
-                writePage(column);
+                writePage(column, columns.get(column).flush());
             }
         }
         output.align(BUFFER_ALIGNMENT);
@@ -275,10 +278,17 @@ public final class LanceFileWriter
         }
     }
 
-    private void writePage(int column)
+    private void writeCompletedPages(int column)
             throws IOException
     {
-        EncodedPage page = columns.get(column).flush();
+        for (EncodedPage page : columns.get(column).takeCompletedPages()) {
+            writePage(column, page);
+        }
+    }
+
+    private void writePage(int column, EncodedPage page)
+            throws IOException
+    {
         ColumnMetadata.Page.Builder metadata = ColumnMetadata.Page.newBuilder()
                 .setLength(page.rows())
                 .setPriority(rowsInPages[column])

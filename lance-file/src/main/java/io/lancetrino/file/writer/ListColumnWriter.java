@@ -1,5 +1,6 @@
 package io.lancetrino.file.writer;
 
+import com.google.common.collect.ImmutableList;
 import io.airlift.slice.DynamicSliceOutput;
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
@@ -9,6 +10,9 @@ import io.lancetrino.file.proto.encodings.PageLayout;
 import io.lancetrino.file.proto.encodings.RepDefLayer;
 import io.trino.spi.block.ArrayBlock;
 import io.trino.spi.block.Block;
+import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.block.RowBlock;
+import io.trino.spi.type.Type;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,84 +22,223 @@ import static io.airlift.slice.SizeOf.sizeOf;
 import static java.util.Objects.requireNonNull;
 
 /**
- * A top-level array of flat values (Trino {@code array(T)} without a {@code dimension}), as Lance stores a list: one
- * leaf column of the elements with a repetition level per element (1 where a row starts) and a def level (0 a value,
- * 1 a NULL element, 2 a NULL array, 3 an empty array; the last two are levels without an element). The elements are
- * encoded by a writer of their type as a flat page; this writer then lays its chunks out again with the levels of the
- * rows they hold (rows may span chunks) and a repetition index per chunk: the rows it completes and the levels of the
- * row it leaves unfinished, as Lance's writer records them. Format 2.2 only.
+ * A leaf column under one or more arrays (Lance lists), with rows (structs) anywhere above or between them, as Lance
+ * stores it: the leaf's items with a repetition and a definition level each, plus a level without an item for every
+ * NULL or empty array and every NULL row above the innermost array. Layers count from the leaf item (innermost) out:
+ * a struct adds a nullable-item layer, an array a null-and-empty-list layer; def 0 is a value, then each layer takes
+ * the next levels (NULL before empty). Rep levels number the arrays from the innermost (1) to the outermost, which
+ * starts a row; a level's rep is the outermost array that starts there, 0 if none.
+ * <p>
+ * The items are encoded by a writer of the leaf's type as a flat page (a NULL row under the innermost array is a NULL
+ * item); this writer then lays its chunks out again with the levels of the rows they hold (rows may span chunks) and a
+ * repetition index per chunk of the top-level rows: the rows it completes and the levels of the row it leaves
+ * unfinished, as Lance's writer records them (depth 1, also under nested arrays). Format 2.2 only.
  */
 final class ListColumnWriter
         implements ColumnWriter
 {
+    /** A step of {@link #ListColumnWriter}'s path into an array's elements; any other step is a struct's field index. */
+    static final int LIST = -1;
     private static final short VALUE = 0;
-    private static final short NULL_ELEMENT = 1;
-    private static final short NULL_LIST = 2;
-    private static final short EMPTY_LIST = 3;
-    private static final List<RepDefLayer> LAYERS = List.of(RepDefLayer.REPDEF_NULLABLE_ITEM, RepDefLayer.REPDEF_NULL_AND_EMPTY_LIST);
-    // a chunk records its level bytes as u16, so it holds at most 32,767 levels: its elements (4,096 at most) and the
-    // NULL and empty arrays between them. A page ends once it holds this many of those, so no chunk can pass the limit
-    // (the file writer hands a table with arrays over in blocks of at most LanceFileWriter.LIST_BLOCK_ROWS rows)
+    private static final short NULL_ITEM = 1;
+    // a chunk records its level bytes as u16, so it holds at most 32,767 levels: its items (4,096 at most) and the
+    // levels without an item between them. A page ends before the first row after it holds this many of those, so no
+    // chunk passes the limit unless one row alone has thousands of empty or NULL arrays between two items
     static final int MAX_EMPTY_LEVELS_PER_PAGE = 20_000;
     private static final int MAX_CHUNK_LEVELS = 0x7FFF;
 
-    private final ColumnWriter elements;
+    private final ColumnWriter items;
+    private final Type leafType;
+    private final int structsAbove;
+    private final int[] steps;
+    // per node (the structs above the outermost array, then each step): the def level of its NULL (an array's empty is one more)
+    private final short[] nullLevel;
+    // per step: for an array, its rep level
+    private final short[] listLevel;
+    private final int maxRep;
+    private final int innermostList;
+    private final List<RepDefLayer> layers;
+
     private short[] rep = new short[1024];
     private short[] def = new short[1024];
-    // the level of each element buffered in the element writer
-    private int[] elementLevel = new int[1024];
+    // the level of each item buffered in the item writer
+    private int[] itemLevel = new int[1024];
     private int levels;
     private int emptyLevels;
-    private int elementCount;
+    private int itemCount;
     private int rows;
+    // per append: the blocks of each step, and the positions of the leaf block that become items (-1: a NULL row's item)
+    private Block[] blocks;
+    private int[] itemPositions = new int[16];
+    private int appendedItems;
+    private boolean nullRowItems;
+    // pages that ended inside an append, for the file writer to take
+    private final List<EncodedPage> completedPages = new ArrayList<>();
 
-    ListColumnWriter(ColumnWriter elements)
+    /**
+     * @param items the writer of the leaf's values, as a flat column
+     * @param structsAbove the structs around the outermost array (their nulls come with each append)
+     * @param steps the path from the outermost array to the leaf: {@link #LIST} into an array's elements, else a
+     * struct's field index; it starts with {@link #LIST}
+     */
+    ListColumnWriter(ColumnWriter items, Type leafType, int structsAbove, List<Integer> steps)
     {
-        this.elements = requireNonNull(elements, "elements is null");
+        this.items = requireNonNull(items, "items is null");
+        this.leafType = requireNonNull(leafType, "leafType is null");
+        this.structsAbove = structsAbove;
+        this.steps = steps.stream().mapToInt(Integer::intValue).toArray();
+        if (this.steps.length == 0 || this.steps[0] != LIST) {
+            throw new IllegalArgumentException("A path into an array starts with the array: " + steps);
+        }
+        int nodes = structsAbove + this.steps.length;
+        nullLevel = new short[nodes];
+        listLevel = new short[this.steps.length];
+        ImmutableList.Builder<RepDefLayer> layers = ImmutableList.builder();
+        layers.add(RepDefLayer.REPDEF_NULLABLE_ITEM);
+        int level = NULL_ITEM + 1;
+        int lists = 0;
+        int innermost = -1;
+        for (int node = nodes - 1; node >= 0; node--) {
+            boolean list = node >= structsAbove && this.steps[node - structsAbove] == LIST;
+            nullLevel[node] = (short) level;
+            level += list ? 2 : 1;
+            layers.add(list ? RepDefLayer.REPDEF_NULL_AND_EMPTY_LIST : RepDefLayer.REPDEF_NULLABLE_ITEM);
+            if (list) {
+                lists++;
+                listLevel[node - structsAbove] = (short) lists;
+                if (innermost < 0) {
+                    innermost = node - structsAbove;
+                }
+            }
+        }
+        this.maxRep = lists;
+        this.innermostList = innermost;
+        this.layers = layers.build();
     }
 
     @Override
     public void append(Block block, byte[] nullStructDepth)
     {
-        if (nullStructDepth != null) {
-            throw new IllegalArgumentException("Arrays inside rows are not written");
+        blocks = new Block[steps.length + 1];
+        blocks[0] = block;
+        for (int step = 0; step < steps.length; step++) {
+            blocks[step + 1] = steps[step] == LIST
+                    ? ((ArrayBlock) blocks[step].getUnderlyingValueBlock()).getRawElementBlock()
+                    : RowBlock.getRowFieldsFromBlock(blocks[step]).get(steps[step]);
+        }
+        for (int position = 0; position < block.getPositionCount(); position++) {
+            if (emptyLevels >= MAX_EMPTY_LEVELS_PER_PAGE) {
+                completePage();
+            }
+            rows++;
+            int outer = nullStructDepth == null ? 0 : nullStructDepth[position];
+            if (outer != 0) {
+                addLevel(maxRep, nullLevel[outer - 1]);
+                emptyLevels++;
+            }
+            else {
+                visit(0, position, maxRep);
+            }
+        }
+        appendItems();
+        blocks = null;
+    }
+
+    private void appendItems()
+    {
+        if (appendedItems > 0) {
+            items.append(itemBlock());
+        }
+        appendedItems = 0;
+        nullRowItems = false;
+    }
+
+    /** Ends the page in the middle of an append: see MAX_EMPTY_LEVELS_PER_PAGE. */
+    private void completePage()
+    {
+        appendItems();
+        completedPages.add(flush());
+    }
+
+    @Override
+    public List<EncodedPage> takeCompletedPages()
+    {
+        List<EncodedPage> pages = List.copyOf(completedPages);
+        completedPages.clear();
+        return pages;
+    }
+
+    /** Adds the levels of the value at {@code position} of step {@code step}'s block, the first of them at rep level {@code repetition}. */
+    private void visit(int step, int position, int repetition)
+    {
+        Block block = blocks[step];
+        if (step == steps.length) {
+            addItem(repetition, block.isNull(position) ? NULL_ITEM : VALUE, position);
+            return;
+        }
+        int node = structsAbove + step;
+        if (block.isNull(position)) {
+            if (step > innermostList) {
+                // a NULL row inside the innermost array still holds the leaf's item, as NULL
+                addItem(repetition, nullLevel[node], -1);
+            }
+            else {
+                addLevel(repetition, nullLevel[node]);
+                emptyLevels++;
+            }
+            return;
+        }
+        if (steps[step] != LIST) {
+            visit(step + 1, position, repetition);
+            return;
         }
         ArrayBlock arrays = (ArrayBlock) block.getUnderlyingValueBlock();
-        int[] offsets = arrays.getRawOffsets();
-        int base = arrays.getOffsetBase();
-        Block values = arrays.getRawElementBlock();
-        int[] positions = new int[16];
-        int visible = 0;
-        for (int position = 0; position < block.getPositionCount(); position++) {
-            rows++;
-            if (block.isNull(position)) {
-                addLevel(1, NULL_LIST);
-                emptyLevels++;
-                continue;
+        int array = arrays.getOffsetBase() + block.getUnderlyingValuePosition(position);
+        int start = arrays.getRawOffsets()[array];
+        int end = arrays.getRawOffsets()[array + 1];
+        if (start == end) {
+            addLevel(repetition, (short) (nullLevel[node] + 1));
+            emptyLevels++;
+            return;
+        }
+        for (int element = start; element < end; element++) {
+            // a later element starts only the arrays inside this one: the next one in has the rep level one below
+            visit(step + 1, element, element == start ? repetition : listLevel[step] - 1);
+        }
+    }
+
+    private void addItem(int repetition, short definition, int position)
+    {
+        if (itemCount == itemLevel.length) {
+            itemLevel = Arrays.copyOf(itemLevel, itemCount * 2);
+        }
+        itemLevel[itemCount++] = levels;
+        addLevel(repetition, definition);
+        if (appendedItems == itemPositions.length) {
+            itemPositions = Arrays.copyOf(itemPositions, appendedItems * 2);
+        }
+        itemPositions[appendedItems++] = position;
+        nullRowItems |= position < 0;
+    }
+
+    /** The leaf values of this append's items, NULL where a row above them is NULL. */
+    private Block itemBlock()
+    {
+        Block leaf = blocks[steps.length];
+        if (!nullRowItems) {
+            return leaf.getPositions(itemPositions, 0, appendedItems);
+        }
+        BlockBuilder builder = leafType.createBlockBuilder(null, appendedItems);
+        for (int item = 0; item < appendedItems; item++) {
+            int position = itemPositions[item];
+            if (position < 0 || leaf.isNull(position)) {
+                builder.appendNull();
             }
-            int array = base + block.getUnderlyingValuePosition(position);
-            int start = offsets[array];
-            int end = offsets[array + 1];
-            if (start == end) {
-                addLevel(1, EMPTY_LIST);
-                emptyLevels++;
-                continue;
-            }
-            for (int element = start; element < end; element++) {
-                if (elementCount == elementLevel.length) {
-                    elementLevel = Arrays.copyOf(elementLevel, elementCount * 2);
-                }
-                elementLevel[elementCount++] = levels;
-                addLevel(element == start ? 1 : 0, values.isNull(element) ? NULL_ELEMENT : VALUE);
-                if (visible == positions.length) {
-                    positions = Arrays.copyOf(positions, visible * 2);
-                }
-                positions[visible++] = element;
+            else {
+                builder.append(leaf.getUnderlyingValueBlock(), leaf.getUnderlyingValuePosition(position));
             }
         }
-        if (visible > 0) {
-            elements.append(values.getPositions(positions, 0, visible));
-        }
+        return builder.build();
     }
 
     private void addLevel(int repetition, short definition)
@@ -118,34 +261,30 @@ final class ListColumnWriter
     @Override
     public long bufferedBytes()
     {
-        if (emptyLevels >= MAX_EMPTY_LEVELS_PER_PAGE) {
-            // full, whatever its bytes: see MAX_EMPTY_LEVELS_PER_PAGE
-            return Long.MAX_VALUE;
-        }
-        return elements.bufferedBytes() + 4L * levels;
+        return items.bufferedBytes() + 4L * levels;
     }
 
     @Override
     public long retainedBytes()
     {
-        return elements.retainedBytes() + sizeOf(rep) + sizeOf(def) + sizeOf(elementLevel);
+        return items.retainedBytes() + sizeOf(rep) + sizeOf(def) + sizeOf(itemLevel) + sizeOf(itemPositions);
     }
 
     @Override
     public EncodedPage flush()
     {
-        EncodedPage page = withLevels(elements.flush());
+        EncodedPage page = withLevels(items.flush());
         levels = 0;
         emptyLevels = 0;
-        elementCount = 0;
+        itemCount = 0;
         rows = 0;
         return page;
     }
 
-    /** The element page's chunks again, each with the levels of its elements and of the empty and NULL rows after them. */
+    /** The item page's chunks again, each with the levels of its items and of the levels without an item after them. */
     private EncodedPage withLevels(EncodedPage flat)
     {
-        if (elementCount == 0) {
+        if (itemCount == 0) {
             return onlyLevels();
         }
         if (!flat.layout().hasMiniBlockLayout()) {
@@ -157,25 +296,25 @@ final class ListColumnWriter
         DynamicSliceOutput newMetadata = new DynamicSliceOutput(flat.buffers().get(0).length() + 8);
         DynamicSliceOutput newChunks = new DynamicSliceOutput(flat.buffers().get(1).length() + 4 * levels + 64);
         Slice index = Slices.allocate(16 * Math.max(1, chunks.size()));
-        int element = 0;
+        int item = 0;
         for (int chunk = 0; chunk < chunks.size(); chunk++) {
             MiniBlockChunkWriter.FlatChunk flatChunk = chunks.get(chunk);
             boolean last = chunk == chunks.size() - 1;
             int values = flatChunk.values();
-            // a chunk's levels run to the next chunk's first element: NULL and empty rows stay with the element before them
-            int levelStart = chunk == 0 ? 0 : elementLevel[element];
-            int levelEnd = last ? levels : elementLevel[element + values];
+            // a chunk's levels run to the next chunk's first item: the levels without an item stay with the item before them
+            int levelStart = chunk == 0 ? 0 : itemLevel[item];
+            int levelEnd = last ? levels : itemLevel[item + values];
             writeChunk(newMetadata, newChunks, levelStart, levelEnd, values, flatChunk.valueBuffers(), last, large);
             writeIndexEntry(index, chunk, levelStart, levelEnd, last);
-            element += values;
+            item += values;
         }
         MiniBlockLayout listLayout = layout.toBuilder()
                 .setRepCompression(PageLayouts.flat(16))
                 .setDefCompression(PageLayouts.flat(16))
                 .clearLayers()
-                .addAllLayers(LAYERS)
+                .addAllLayers(layers)
                 .setRepetitionIndexDepth(1)
-                .setNumItems(elementCount)
+                .setNumItems(itemCount)
                 .build();
         List<Slice> buffers = new ArrayList<>();
         buffers.add(newMetadata.slice());
@@ -188,8 +327,8 @@ final class ListColumnWriter
     }
 
     /**
-     * A page of NULL and empty arrays only, as Lance writes one: a constant page without a value, its buffers the rep
-     * and the def levels.
+     * A page of levels without an item only (NULL and empty arrays, NULL rows), as Lance writes one: a constant page
+     * without a value, its buffers the rep and the def levels.
      */
     private EncodedPage onlyLevels()
     {
@@ -200,7 +339,7 @@ final class ListColumnWriter
             defLevels.setShort(2 * level, def[level]);
         }
         ConstantLayout layout = ConstantLayout.newBuilder()
-                .addAllLayers(LAYERS)
+                .addAllLayers(layers)
                 .setRepCompression(PageLayouts.flat(16))
                 .setDefCompression(PageLayouts.flat(16))
                 .setNumRepValues(levels)
@@ -213,7 +352,7 @@ final class ListColumnWriter
     {
         int count = levelEnd - levelStart;
         if (count > MAX_CHUNK_LEVELS) {
-            throw new IllegalArgumentException("A chunk of %s array elements holds %s levels, more than a chunk can count; too many empty or NULL arrays between elements".formatted(values, count));
+            throw new IllegalArgumentException("A chunk of %s array elements holds %s levels, more than a chunk can count (32,767); a row has too many empty or NULL arrays between two elements".formatted(values, count));
         }
         Slice repLevels = Slices.allocate(2 * count);
         Slice defLevels = Slices.allocate(2 * count);
@@ -233,13 +372,13 @@ final class ListColumnWriter
         int starts = 0;
         int lastStart = -1;
         for (int level = levelStart; level < levelEnd; level++) {
-            if (rep[level] == 1) {
+            if (rep[level] == maxRep) {
                 starts++;
                 lastStart = level;
             }
         }
-        boolean finishesPrevious = levelStart < levelEnd && rep[levelStart] == 0;
-        boolean leavesUnfinished = !last && levelEnd < levels && rep[levelEnd] == 0;
+        boolean finishesPrevious = levelStart < levelEnd && rep[levelStart] != maxRep;
+        boolean leavesUnfinished = !last && levelEnd < levels && rep[levelEnd] != maxRep;
         long completed = starts + (finishesPrevious ? 1 : 0) - (leavesUnfinished ? 1 : 0);
         long leftover = leavesUnfinished ? levelEnd - (lastStart >= 0 ? lastStart : levelStart) : 0;
         index.setLong(chunk * 16, completed);

@@ -33,8 +33,8 @@ import static io.trino.spi.type.VarbinaryType.VARBINARY;
 
 /**
  * A data file written by the project's own Lance file writer, straight from Trino blocks. It writes format 2.1 and 2.2 files of
- * columns of the types below, decimals, structs of them (Trino rows, nested or not), arrays of them (format 2.2),
- * vectors (fixed-size lists of integers or floating point) and top-level json columns (format 2.2); other tables' files are written by the SDK
+ * columns of the types below, decimals, structs (Trino rows) and lists (Trino arrays, format 2.2) of them nested in
+ * any way, vectors (fixed-size lists of integers or floating point) and top-level json columns (format 2.2); other tables' files are written by the SDK
  * (the SDK add-on's writer).
  */
 public final class JavaDataFileWriter
@@ -92,15 +92,10 @@ public final class JavaDataFileWriter
 
     static boolean supports(List<LanceField> fields, List<Type> types, String fileFormatVersion)
     {
+        boolean lists = fileFormatVersion.equals(LISTS_FORMAT_VERSION);
         return FORMAT_VERSIONS.contains(fileFormatVersion)
-                && fields.stream().allMatch(field -> isWritable(field) || isVector(field) || (fileFormatVersion.equals(LISTS_FORMAT_VERSION) && (isList(field) || isJson(field))))
+                && fields.stream().allMatch(field -> isWritable(field, lists) || isVector(field) || (lists && isJson(field)))
                 && fileColumns(fields, types).stream().allMatch(LanceFileWriter::supports);
-    }
-
-    /** An array of flat values (a Lance list; arrays of rows or arrays stay with the SDK writer). */
-    private static boolean isList(LanceField field)
-    {
-        return field.logicalType().equals("list") && field.children().size() == 1 && isFlat(field.children().getFirst());
     }
 
     /** A top-level json column: Lance's JSONB values in a {@code large_binary} column. */
@@ -109,11 +104,18 @@ public final class JavaDataFileWriter
         return field.logicalType().equals(JSON) && field.children().isEmpty();
     }
 
-    /** A flat field, or a struct of writable fields (not a packed one, which Lance stores as one column). */
-    private static boolean isWritable(LanceField field)
+    /**
+     * A flat field, or a struct or (where {@code lists}) a list of writable fields, nested in any way; not a packed
+     * struct, which Lance stores as one column.
+     */
+    private static boolean isWritable(LanceField field, boolean lists)
     {
         if (field.logicalType().equals("struct")) {
-            return !field.isPackedStruct() && !field.children().isEmpty() && field.children().stream().allMatch(JavaDataFileWriter::isWritable);
+            return !field.isPackedStruct() && !field.children().isEmpty() && field.children().stream().allMatch(child -> isWritable(child, lists));
+        }
+        // Lance names a list of structs "list.struct"
+        if (field.logicalType().equals("list") || field.logicalType().equals("list.struct")) {
+            return lists && field.children().size() == 1 && isWritable(field.children().getFirst(), true);
         }
         return isFlat(field);
     }
