@@ -259,6 +259,33 @@ final class TestLanceJavaWriter
     }
 
     @Test
+    void testConstantAndAllNullColumnsAreConstantPages()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS jw");
+        String rows = """
+                SELECT orderkey AS id, BIGINT '42' AS answer, DOUBLE '-0.5' AS half, true AS flag, DATE '2026-12-05' AS day,
+                       CAST(NULL AS varchar) AS nothing, CAST(NULL AS decimal(12, 2)) AS no_price, CAST(NULL AS integer) AS no_number
+                FROM tpch.tiny.orders""";
+        writeWithBothWriters("constants", 15000, "CREATE TABLE {table} AS " + rows);
+        List<MaterializedRow> expected = computeActual(rows).getMaterializedRows();
+        assertBothReadersReadBothWritersAlike("constants", expected);
+        // every page of the seven columns is a constant page: no buffers at all
+        List<Path> files = dataFiles(dataset("constants_java"));
+        assertThat(files).isNotEmpty();
+        for (Path file : files) {
+            LanceFileMetadata metadata = fileMetadata(file);
+            for (int column = 1; column < 8; column++) {
+                assertThat(metadata.columns().get(column).pages()).as("column %s of %s", column, file)
+                        .allMatch(page -> page.layout().hasConstantLayout() && page.bufferSizes().isEmpty());
+            }
+        }
+        assertQuery("SELECT count(*) FROM constants_java WHERE answer = 42 AND half < 0 AND flag AND day = DATE '2026-12-05' AND nothing IS NULL AND no_price IS NULL AND no_number IS NULL",
+                "VALUES 15000");
+        long appended = sdkAppendsItsFirstBatch(dataset("constants_java"));
+        assertQuery("SELECT count(*), count(DISTINCT answer) FROM constants_java", "VALUES (%s, 1)".formatted(15000 + appended));
+    }
+
+    @Test
     void testFormat21TablesWithLongValues()
     {
         assertUpdate("CREATE SCHEMA IF NOT EXISTS jw");
@@ -361,11 +388,25 @@ final class TestLanceJavaWriter
     /** The writer named in each data file's schema metadata ("" where none is), for every data file of the dataset. */
     private static List<String> writers(Path dataset)
     {
+        return dataFiles(dataset).stream().map(TestLanceJavaWriter::writer).toList();
+    }
+
+    private static List<Path> dataFiles(Path dataset)
+    {
         try (Stream<Path> files = Files.walk(dataset)) {
             return files.filter(Files::isRegularFile)
                     .filter(file -> file.getParent().getFileName().toString().equals("data") && file.toString().endsWith(".lance"))
-                    .map(TestLanceJavaWriter::writer)
                     .toList();
+        }
+        catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static LanceFileMetadata fileMetadata(Path file)
+    {
+        try {
+            return LanceFileMetadata.read(new LocalFileSystem(file.getParent()).newInputFile(Location.of("local:///" + file.getFileName())));
         }
         catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -32,6 +32,7 @@ final class Decimal128ColumnWriter
     private long[] low = new long[1024];
     private long[] high = new long[1024];
     private final StructNesting nesting;
+    private final boolean constantPages;
     private boolean[] nulls = new boolean[1024];
     private int count;
     private boolean hasNulls;
@@ -39,9 +40,10 @@ final class Decimal128ColumnWriter
     /**
      * @param nesting the def levels of a leaf inside structs, or null at the top level
      */
-    Decimal128ColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor, StructNesting nesting)
+    Decimal128ColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor, StructNesting nesting, boolean constantPages)
     {
         this.nesting = nesting;
+        this.constantPages = constantPages;
         this.type = (DecimalType) requireNonNull(type, "type is null");
         this.largeChunks = largeChunks;
         this.compressor = compressor;
@@ -106,6 +108,12 @@ final class Decimal128ColumnWriter
     @Override
     public EncodedPage flush()
     {
+        if (constantPages && ConstantPages.allNull(nulls, count)) {
+            EncodedPage page = ConstantPages.allNull(count);
+            count = 0;
+            hasNulls = false;
+            return page;
+        }
         EncodedPage page = chunked(FLAT_CHUNK_VALUES, null);
         if (compressor != null) {
             EncodedPage general = chunked(largeChunks ? GENERAL_CHUNK_VALUES : GENERAL_CHUNK_VALUES_V21, compressor);

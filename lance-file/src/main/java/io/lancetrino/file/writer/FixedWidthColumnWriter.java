@@ -35,6 +35,8 @@ final class FixedWidthColumnWriter
     private final long divisor;
     private final FixedWidthPageEncoder encoder;
     private final StructNesting nesting;
+    private final boolean largeChunks;
+    private final boolean constantPages;
     private long[] values = new long[1024];
     private boolean[] nulls = new boolean[1024];
     private int count;
@@ -42,10 +44,13 @@ final class FixedWidthColumnWriter
 
     /**
      * @param nesting the def levels of a leaf inside structs, or null at the top level
+     * @param constantPages whether a page of only NULLs or of one value may be a constant page (a top-level column's)
      */
-    FixedWidthColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor, StructNesting nesting)
+    FixedWidthColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor, StructNesting nesting, boolean constantPages)
     {
         this.nesting = nesting;
+        this.largeChunks = largeChunks;
+        this.constantPages = constantPages;
         this.type = requireNonNull(type, "type is null");
         this.bitsPerValue = bitsPerValue(type);
         this.divisor = unitDivisor(type);
@@ -181,13 +186,37 @@ final class FixedWidthColumnWriter
     @Override
     public EncodedPage flush()
     {
-        EncodedPage page = encoder.encode(values, nulls, hasNulls, count);
+        EncodedPage page = constantPages ? constantPage() : null;
+        if (page != null) {
+            count = 0;
+            hasNulls = false;
+            return page;
+        }
+        page = encoder.encode(values, nulls, hasNulls, count);
         if (nesting != null) {
             page = nesting.apply(page, count);
         }
         count = 0;
         hasNulls = false;
         return page;
+    }
+
+    /** The page as a constant page, or null: all NULL, or (format 2.2) one value throughout. */
+    private EncodedPage constantPage()
+    {
+        if (hasNulls) {
+            return ConstantPages.allNull(nulls, count) ? ConstantPages.allNull(count) : null;
+        }
+        if (!largeChunks || count == 0) {
+            return null;
+        }
+        long first = values[0];
+        for (int i = 1; i < count; i++) {
+            if (values[i] != first) {
+                return null;
+            }
+        }
+        return ConstantPages.constant(count, ConstantPages.littleEndian(first, Math.max(1, bitsPerValue / 8)));
     }
 
     private void ensureCapacity(int capacity)

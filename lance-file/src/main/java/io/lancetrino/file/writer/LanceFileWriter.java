@@ -90,7 +90,7 @@ public final class LanceFileWriter
                     // 2.1 would need full-zip pages of them, which this writer writes with u32 lengths only
                     throw new IllegalArgumentException("The Java writer writes strings and binaries with 64-bit offsets in format 2.2 files only");
                 }
-                ColumnWriter values = new VariableWidthColumnWriter(column.type(), true, stringCompressor, null, Long.BYTES);
+                ColumnWriter values = new VariableWidthColumnWriter(column.type(), true, stringCompressor, null, true, Long.BYTES);
                 leaves.add(values);
                 fields.add(values);
             }
@@ -128,7 +128,7 @@ public final class LanceFileWriter
                     .toList();
             return new StructFieldWriter(depth + 1, children);
         }
-        ColumnWriter leaf = flatWriter(type, largeChunks, compressor, stringCompressor, depth == 0 ? null : new StructNesting(depth));
+        ColumnWriter leaf = flatWriter(type, largeChunks, compressor, stringCompressor, depth == 0 ? null : new StructNesting(depth), depth == 0);
         leaves.add(leaf);
         return leaf;
     }
@@ -152,20 +152,20 @@ public final class LanceFileWriter
             }
         }
         else {
-            leaves.add(new ListColumnWriter(flatWriter(type, true, compressor, stringCompressor, null), type, structsAbove, List.copyOf(steps)));
+            leaves.add(new ListColumnWriter(flatWriter(type, true, compressor, stringCompressor, null, false), type, structsAbove, List.copyOf(steps)));
         }
     }
 
-    private static ColumnWriter flatWriter(Type type, boolean largeChunks, GeneralCompressor compressor, GeneralCompressor stringCompressor, StructNesting nesting)
+    private static ColumnWriter flatWriter(Type type, boolean largeChunks, GeneralCompressor compressor, GeneralCompressor stringCompressor, StructNesting nesting, boolean constantPages)
     {
         if (FixedWidthColumnWriter.supports(type)) {
-            return new FixedWidthColumnWriter(type, largeChunks, compressor, nesting);
+            return new FixedWidthColumnWriter(type, largeChunks, compressor, nesting, constantPages);
         }
         if (VariableWidthColumnWriter.supports(type)) {
-            return new VariableWidthColumnWriter(type, largeChunks, stringCompressor, nesting);
+            return new VariableWidthColumnWriter(type, largeChunks, stringCompressor, nesting, constantPages);
         }
         if (Decimal128ColumnWriter.supports(type)) {
-            return new Decimal128ColumnWriter(type, largeChunks, compressor, nesting);
+            return new Decimal128ColumnWriter(type, largeChunks, compressor, nesting, constantPages);
         }
         throw new IllegalArgumentException("The Java writer does not write columns of type %s yet".formatted(type));
     }

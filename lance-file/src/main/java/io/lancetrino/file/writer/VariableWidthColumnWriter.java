@@ -53,6 +53,7 @@ final class VariableWidthColumnWriter
     private final GeneralCompressor compressor;
     private final FixedWidthPageEncoder dictionaryIndices;
     private final StructNesting nesting;
+    private final boolean constantPages;
     private final DynamicSliceOutput bytes = new DynamicSliceOutput(64 * 1024);
     private int[] ends = new int[1024];
     private boolean[] nulls = new boolean[1024];
@@ -62,16 +63,18 @@ final class VariableWidthColumnWriter
     /**
      * @param nesting the def levels of a leaf inside structs, or null at the top level
      */
-    VariableWidthColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor, StructNesting nesting)
+    VariableWidthColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor, StructNesting nesting, boolean constantPages)
     {
-        this(type, largeChunks, compressor, nesting, Integer.BYTES);
+        this(type, largeChunks, compressor, nesting, constantPages, Integer.BYTES);
     }
 
     /**
+     * @param constantPages whether a page of only NULLs may be a constant page (a top-level column's)
      * @param offsetBytes 4, or 8 for Arrow's large strings and binaries
      */
-    VariableWidthColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor, StructNesting nesting, int offsetBytes)
+    VariableWidthColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor, StructNesting nesting, boolean constantPages, int offsetBytes)
     {
+        this.constantPages = constantPages;
         checkArgument(offsetBytes == Integer.BYTES || offsetBytes == Long.BYTES, "offsets of %s bytes", offsetBytes);
         this.offsetBytes = offsetBytes;
         this.encoding = offsetBytes == Integer.BYTES ? ENCODING : encoding(offsetBytes);
@@ -142,7 +145,10 @@ final class VariableWidthColumnWriter
     {
         Slice data = bytes.slice();
         EncodedPage page;
-        if (!largeChunks && offsetBytes == Integer.BYTES && longestValue() >= FULL_ZIP_VALUE_BYTES) {
+        if (constantPages && ConstantPages.allNull(nulls, count)) {
+            page = ConstantPages.allNull(count);
+        }
+        else if (!largeChunks && offsetBytes == Integer.BYTES && longestValue() >= FULL_ZIP_VALUE_BYTES) {
             // format 2.1 chunks stop at 32 KiB: long values go in a full-zip page, as Lance's writer puts them
             page = fullZip(data);
         }

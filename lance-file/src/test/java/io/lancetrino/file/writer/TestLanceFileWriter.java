@@ -134,12 +134,15 @@ final class TestLanceFileWriter
                 "2.2 FRESH text GENERAL>VARIABLE", "2.2 SMALL dbl GENERAL>FLAT",
                 "2.2 FRESH dbl FLAT", "2.1 FRESH flag FLAT",
                 "2.1 FRESH amount FLAT", "2.2 SMALL price GENERAL>FLAT",
+                // pages of one value (fixed width, format 2.2) or of NULLs only
+                "2.2 SAME flag CONSTANT", "2.2 SAME tiny CONSTANT", "2.2 SAME real CONSTANT", "2.2 SAME dbl CONSTANT", "2.2 SAME tstz_ms CONSTANT",
+                "2.2 SAME text ALL_NULL", "2.1 SAME amount ALL_NULL", "2.1 SAME big ALL_NULL", "2.2 SAME bytes ALL_NULL",
                 // format 2.1 pages with a value of 256 bytes or more
                 "2.1 FRESH text FULL_ZIP def", "2.1 FRESH bytes FULL_ZIP", "2.1 FRESH bytes FULL_ZIP def");
     }
 
-    /** How values repeat within a file. */
-    private enum Shape { FRESH, FEW, SMALL }
+    /** How values repeat within a file: SAME is one value per batch (a batch is a page where pages are small). */
+    private enum Shape { FRESH, FEW, SMALL, SAME }
 
     /** Returns what was used, e.g. "2.2 FEW text dictionary INLINE_BITPACKING" or "2.1 SMALL int INLINE_BITPACKING", per column and page. */
     private static Set<String> checkRoundTrip(long seed, String version, long pageBytes, Shape shape, EncodingOptions options)
@@ -152,7 +155,9 @@ final class TestLanceFileWriter
         List<List<Object>> expected = COLUMNS.stream().map(_ -> (List<Object>) new ArrayList<>()).toList();
         int minor = Integer.parseInt(version.substring(2));
         try (OutputStream output = Files.newOutputStream(path)) {
-            LanceFileWriter writer = new LanceFileWriter(output, 2, minor, COLUMNS.stream().map(column -> FileColumn.of(column.type())).toList(), options, TestLanceFileWriter::descriptor, pageBytes);
+            // one value per batch: with small pages, each batch its own page
+            long writerPageBytes = shape == Shape.SAME && pageBytes < 1 << 20 ? 1 : pageBytes;
+            LanceFileWriter writer = new LanceFileWriter(output, 2, minor, COLUMNS.stream().map(column -> FileColumn.of(column.type())).toList(), options, TestLanceFileWriter::descriptor, writerPageBytes);
             for (int batch = 0; batch < BATCHES; batch++) {
                 writer.write(randomPage(random, 1 + random.nextInt(3000), batch, shape, pools, expected));
             }
@@ -190,6 +195,10 @@ final class TestLanceFileWriter
             assertThat(read).as("%s, column %s read by the Java reader", where, spec.name())
                     .isEqualTo(expected.get(column));
             for (LancePage page : metadata.columns().get(column).pages()) {
+                if (page.layout().hasConstantLayout()) {
+                    encodings.add("%s %s %s %s".formatted(version, shape, spec.name(), page.layout().getConstantLayout().hasInlineValue() ? "CONSTANT" : "ALL_NULL"));
+                    continue;
+                }
                 if (page.layout().hasFullZipLayout()) {
                     encodings.add("%s %s %s FULL_ZIP%s".formatted(version, shape, spec.name(), page.layout().getFullZipLayout().getBitsDef() > 0 ? " def" : ""));
                     continue;
@@ -238,13 +247,18 @@ final class TestLanceFileWriter
         for (int column = 0; column < COLUMNS.size(); column++) {
             Type type = COLUMNS.get(column).type();
             BlockBuilder builder = type.createBlockBuilder(null, rows);
+            Object batchValue = pools.get(column).get(random.nextInt(pools.get(column).size()));
             for (int row = 0; row < rows; row++) {
                 if (random.nextDouble() < nullShare) {
                     builder.appendNull();
                     expected.get(column).add(null);
                     continue;
                 }
-                Object value = shape == Shape.FEW ? pools.get(column).get(random.nextInt(pools.get(column).size())) : randomValue(random, type, shape);
+                Object value = switch (shape) {
+                    case FEW -> pools.get(column).get(random.nextInt(pools.get(column).size()));
+                    case SAME -> batchValue;
+                    default -> randomValue(random, type, shape);
+                };
                 expected.get(column).add(value instanceof byte[] bytes ? Arrays.toString(bytes) : value);
                 switch (value) {
                     case Boolean flag -> BOOLEAN.writeBoolean(builder, flag);
