@@ -3,12 +3,14 @@ package io.lancetrino.file;
 import com.google.common.collect.ImmutableList;
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
+import io.lancetrino.file.codec.ValueDecoders;
 import io.lancetrino.file.proto.encodings.ConstantLayout;
 import io.lancetrino.file.proto.encodings.PageLayout;
 import io.trino.filesystem.TrinoInput;
 import io.trino.filesystem.TrinoInputFile;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
+import io.trino.spi.block.DictionaryBlock;
 import io.trino.spi.block.RunLengthEncodedBlock;
 import io.trino.spi.block.ValueBlock;
 import io.trino.spi.block.VariableWidthBlock;
@@ -64,7 +66,7 @@ public final class LanceColumnReader
             return switch (layout.getLayoutCase()) {
                 case MINI_BLOCK_LAYOUT -> MiniBlockPageDecoder.decode(where, layout.getMiniBlockLayout(), readBuffers(input, page), type, from, to);
                 case FULL_ZIP_LAYOUT -> FullZipPageDecoder.decode(where, layout.getFullZipLayout(), readBuffers(input, page), type, from, to);
-                case CONSTANT_LAYOUT -> constant(where, layout.getConstantLayout(), page, type, to - from);
+                case CONSTANT_LAYOUT -> constant(where, layout.getConstantLayout(), input, page, type, from, to);
                 default -> throw new UnsupportedLanceEncodingException(where + ": page layout " + layout.getLayoutCase() + " is not decoded");
             };
         }
@@ -98,22 +100,72 @@ public final class LanceColumnReader
         }
     }
 
-    private static Block constant(String where, ConstantLayout layout, LancePage page, Type type, int count)
+    /**
+     * A constant page: every row the page's value (inline in the layout, or in its first buffer) or NULL, where its
+     * def levels (raw u16 unless the layout names a compression, after an empty rep buffer) say so; none at all when
+     * every row is NULL or none is.
+     */
+    private static Block constant(String where, ConstantLayout layout, TrinoInput input, LancePage page, Type type, int from, int to)
+            throws IOException
     {
-        if (!page.bufferSizes().isEmpty() || layout.getNumDefValues() > 0 || layout.getNumRepValues() > 0) {
-            throw new UnsupportedLanceEncodingException(where + ": constant/all-null page with rep/def levels is not decoded");
+        int count = to - from;
+        int buffers = page.bufferSizes().size();
+        boolean valueInBuffer = ConstantValue.inBuffer(layout, buffers);
+        if (layout.getNumRepValues() > 0 || (buffers - (valueInBuffer ? 1 : 0) > 0 && page.bufferSizes().get(valueInBuffer ? 1 : 0) > 0)) {
+            throw new UnsupportedLanceEncodingException(where + ": constant page with rep levels");
         }
-        if (!layout.hasInlineValue()) {
+        Block single;
+        if (layout.hasInlineValue()) {
+            Slice value = Slices.wrappedBuffer(layout.getInlineValue().toByteArray());
+            single = switch (PageBlocks.kind(type)) {
+                case FIXED -> PageBlocks.fixed(type, new long[] {inlineFixed(where, value)}, 0, 1, Optional.empty());
+                case FIXED_128 -> PageBlocks.fixed128((DecimalType) type, new long[] {value.getLong(0), value.getLong(8)}, 0, 1, Optional.empty());
+                // only fixed-width values are inlined: fixed-size binary or a packed struct's row, read as their bytes
+                case VARIABLE -> new VariableWidthBlock(1, value, new int[] {0, value.length()}, Optional.empty());
+            };
+        }
+        else if (valueInBuffer) {
+            if (PageBlocks.kind(type) != PageBlocks.Kind.VARIABLE) {
+                throw new UnsupportedLanceEncodingException(where + ": constant value of type " + type + " in a buffer");
+            }
+            Slice value = ConstantValue.variableWidth(where, readBuffer(input, page, 0));
+            single = new VariableWidthBlock(1, value, new int[] {0, value.length()}, Optional.empty());
+        }
+        else {
+            // every row NULL
             return RunLengthEncodedBlock.create(type, null, count);
         }
-        Slice value = Slices.wrappedBuffer(layout.getInlineValue().toByteArray());
-        Block single = switch (PageBlocks.kind(type)) {
-            case FIXED -> PageBlocks.fixed(type, new long[] {inlineFixed(where, value)}, 0, 1, Optional.empty());
-            case FIXED_128 -> PageBlocks.fixed128((DecimalType) type, new long[] {value.getLong(0), value.getLong(8)}, 0, 1, Optional.empty());
-            // only fixed-width values are inlined: fixed-size binary or a packed struct's row, read as their bytes
-            case VARIABLE -> new VariableWidthBlock(1, value, new int[] {0, value.length()}, Optional.empty());
-        };
-        return RunLengthEncodedBlock.create(single, count);
+        int defBuffer = valueInBuffer ? 2 : 1;
+        if (buffers <= defBuffer) {
+            return RunLengthEncodedBlock.create(single, count);
+        }
+        // some rows NULL: the value and NULL as a dictionary, each row's def level its id
+        Slice levels = readBuffer(input, page, defBuffer);
+        int[] ids = new int[count];
+        if (layout.getNumDefValues() > 0) {
+            long[] decoded = ValueDecoders.decodeFixed(layout.getDefCompression(), levels, toIntExact(layout.getNumDefValues()));
+            for (int row = 0; row < count; row++) {
+                ids[row] = decoded[from + row] == 0 ? 0 : 1;
+            }
+        }
+        else {
+            if (levels.length() < 2L * to) {
+                throw new IllegalStateException(where + ": %s bytes for %s def levels".formatted(levels.length(), to));
+            }
+            for (int row = 0; row < count; row++) {
+                ids[row] = levels.getShort(2 * (from + row)) == 0 ? 0 : 1;
+            }
+        }
+        BlockBuilder dictionary = type.createBlockBuilder(null, 2);
+        dictionary.append(single.getUnderlyingValueBlock(), single.getUnderlyingValuePosition(0));
+        dictionary.appendNull();
+        return DictionaryBlock.create(count, dictionary.build(), ids);
+    }
+
+    private static Slice readBuffer(TrinoInput input, LancePage page, int buffer)
+            throws IOException
+    {
+        return input.readFully(page.bufferPositions().get(buffer), toIntExact(page.bufferSizes().get(buffer)));
     }
 
     private static long inlineFixed(String where, Slice value)

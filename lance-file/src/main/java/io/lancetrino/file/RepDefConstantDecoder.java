@@ -31,7 +31,10 @@ final class RepDefConstantDecoder
         RepDefLayers layers = new RepDefLayers(where, layout.getLayersList());
         int repCount = toIntExact(layout.getNumRepValues());
         int defCount = toIntExact(layout.getNumDefValues());
-        int buffer = 0;
+        boolean valueInBuffer = ConstantValue.inBuffer(layout, page.bufferSizes().size());
+        // a variable-width value is the first buffer, the levels follow it
+        int buffer = valueInBuffer ? 1 : 0;
+        Slice value = valueInBuffer ? ConstantValue.variableWidth(where, read(where, input, page, 0)) : null;
         int[] rep = null;
         int[] def = null;
         if (repCount > 0) {
@@ -40,17 +43,17 @@ final class RepDefConstantDecoder
         if (defCount > 0) {
             def = levels(where, layout.hasDefCompression() ? layout.getDefCompression() : null, read(where, input, page, buffer), defCount);
         }
-        if (repCount == 0 && defCount == 0 && page.bufferSizes().size() == 2) {
-            // 2.1 all-null pages record no level counts: buffer 0 holds the raw rep levels, buffer 1 the def levels
-            Slice repData = read(where, input, page, 0);
-            Slice defData = read(where, input, page, 1);
+        if (repCount == 0 && defCount == 0 && page.bufferSizes().size() == buffer + 2) {
+            // pages without level counts (2.1 all-null pages, the SDK's constant pages): the raw rep levels, then the def levels
+            Slice repData = read(where, input, page, buffer);
+            Slice defData = read(where, input, page, buffer + 1);
             rep = repData.length() == 0 ? null : levels(where, null, repData, repData.length() / 2);
             def = defData.length() == 0 ? null : levels(where, null, defData, defData.length() / 2);
         }
         if (layers.lists() > 0 && rep == null) {
             throw new UnsupportedLanceEncodingException(where + ": constant page of list layers without rep levels");
         }
-        if (def == null && !layout.hasInlineValue()) {
+        if (def == null && !layout.hasInlineValue() && value == null) {
             // all null, but at which layer the page does not say
             throw new UnsupportedLanceEncodingException(where + ": all-null page of a nested leaf without def levels");
         }
@@ -63,16 +66,30 @@ final class RepDefConstantDecoder
         for (int entry = 0; entry < entries; entry++) {
             int level = def == null ? 0 : def[entry];
             if (layers.hasSlot(level)) {
-                nulls[slots++] = level != 0 || !layout.hasInlineValue();
+                nulls[slots++] = level != 0 || (!layout.hasInlineValue() && value == null);
             }
         }
-        Block values = values(where, layout, type, slots, Arrays.copyOf(nulls, slots));
+        Block values = values(where, layout, value, type, slots, Arrays.copyOf(nulls, slots));
         return new RepDefMiniBlockDecoder.Rows(new LeafLevels(layers, entries, rep, def, values), 0);
     }
 
-    private static Block values(String where, ConstantLayout layout, Type type, int count, boolean[] nulls)
+    private static Block values(String where, ConstantLayout layout, Slice variableValue, Type type, int count, boolean[] nulls)
     {
         Optional<boolean[]> isNull = Optional.of(nulls);
+        if (variableValue != null) {
+            if (PageBlocks.kind(type) != PageBlocks.Kind.VARIABLE) {
+                throw new UnsupportedLanceEncodingException(where + ": constant value of type " + type + " in a buffer");
+            }
+            int[] offsets = new int[count + 1];
+            io.airlift.slice.DynamicSliceOutput bytes = new io.airlift.slice.DynamicSliceOutput(variableValue.length() * count);
+            for (int i = 0; i < count; i++) {
+                if (!nulls[i]) {
+                    bytes.writeBytes(variableValue);
+                }
+                offsets[i + 1] = bytes.size();
+            }
+            return PageBlocks.variable(new VariableValues(bytes.slice(), offsets), 0, count, isNull);
+        }
         Slice value = layout.hasInlineValue() ? Slices.wrappedBuffer(layout.getInlineValue().toByteArray()) : null;
         return switch (PageBlocks.kind(type)) {
             case FIXED -> {

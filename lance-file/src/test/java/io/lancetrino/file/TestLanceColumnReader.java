@@ -423,6 +423,47 @@ class TestLanceColumnReader
     }
 
     @Test
+    void readsConstantPages()
+            throws Exception
+    {
+        // pages of one value: fixed-width ones inline in the layout, strings and binaries in the page's first buffer;
+        // with NULLs among them, raw def levels after an empty rep buffer
+        List<Column> columns = List.of(
+                new Column("s", ArrowType.Utf8.INSTANCE, true, VARCHAR, (v, i, r) -> ((VarCharVector) v).setSafe(i, "constant-string".getBytes(StandardCharsets.UTF_8))),
+                new Column("e", ArrowType.Utf8.INSTANCE, true, VARCHAR, (v, i, r) -> ((VarCharVector) v).setSafe(i, new byte[0])),
+                new Column("b", ArrowType.Binary.INSTANCE, true, VARBINARY, (v, i, r) -> ((VarBinaryVector) v).setSafe(i, new byte[] {1, 2, 3})),
+                new Column("sn", ArrowType.Utf8.INSTANCE, true, VARCHAR, (v, i, r) -> {
+                    if (r % 3 == 0) {
+                        v.setNull(i);
+                    }
+                    else {
+                        ((VarCharVector) v).setSafe(i, "x".getBytes(StandardCharsets.UTF_8));
+                    }
+                }),
+                new Column("in", new ArrowType.Int(64, true), true, BIGINT, (v, i, r) -> {
+                    if (r % 4 == 1) {
+                        v.setNull(i);
+                    }
+                    else {
+                        ((BigIntVector) v).setSafe(i, -5);
+                    }
+                }),
+                new Column("n", new ArrowType.Int(64, true), true, BIGINT, (v, i, r) -> v.setNull(i)));
+        Path path = directory.resolve("constant.lance");
+        writeFile(path, "2.2", columns);
+        TrinoInputFile file = inputFile(path);
+        LanceFileMetadata metadata = LanceFileMetadata.read(file);
+        int rows = BATCH_ROWS * BATCHES;
+        for (int c = 0; c < columns.size(); c++) {
+            Column column = columns.get(c);
+            assertThat(metadata.columns().get(c).pages()).as(column.name()).allMatch(page -> page.layout().hasConstantLayout());
+            List<Object> expected = SdkFiles.readColumn(path, allocator, column.name()).stream().map(TestLanceColumnReader::canonical).toList();
+            assertThat(values(LanceColumnReader.read(file, metadata, c, column.trinoType(), 0, rows), column.trinoType())).as(column.name()).isEqualTo(expected);
+            assertThat(values(LanceColumnReader.read(file, metadata, c, column.trinoType(), 4001, 33), column.trinoType())).as(column.name()).isEqualTo(expected.subList(4001, 4034));
+        }
+    }
+
+    @Test
     void readsStructLeaves()
             throws Exception
     {

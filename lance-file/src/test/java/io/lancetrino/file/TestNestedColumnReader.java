@@ -411,6 +411,33 @@ class TestNestedColumnReader
     }
 
     @Test
+    void readsConstantStringsInStructs()
+            throws Exception
+    {
+        // a struct field of one string throughout: a constant page whose value is in its first buffer
+        Schema schema = new Schema(List.of(new Field("st", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(
+                primitive("x", true, ArrowType.Utf8.INSTANCE),
+                primitive("n", true, new ArrowType.Int(64, true))))));
+        Type type = RowType.from(List.of(RowType.field("x", VARCHAR), RowType.field("n", BIGINT)));
+        Path path = directory.resolve("struct-constant.lance");
+        write(path, "2.2", schema, 2, 3000, (root, firstRow, rows) -> {
+            StructVector struct = (StructVector) root.getVector("st");
+            VarCharVector xs = (VarCharVector) struct.getChild("x");
+            BigIntVector ns = (BigIntVector) struct.getChild("n");
+            for (int i = 0; i < rows; i++) {
+                struct.setIndexDefined(i);
+                xs.setSafe(i, "nested".getBytes(StandardCharsets.UTF_8));
+                ns.setSafe(i, 7);
+            }
+            xs.setValueCount(rows);
+            ns.setValueCount(rows);
+        });
+        TrinoInputFile file = new LocalFileSystem(path.getParent()).newInputFile(Location.of("local:///" + path.getFileName()));
+        assertThat(LanceFileMetadata.read(file).columns().getFirst().pages()).allMatch(page -> page.layout().hasConstantLayout() && page.bufferSizes().size() == 1);
+        assertReadsLikeSdk(path, "st", type, 2);
+    }
+
+    @Test
     void readsStructs()
             throws Exception
     {
