@@ -264,22 +264,24 @@ final class TestLanceJavaWriter
         assertUpdate("CREATE SCHEMA IF NOT EXISTS jw");
         String rows = """
                 SELECT orderkey AS id, BIGINT '42' AS answer, DOUBLE '-0.5' AS half, true AS flag, DATE '2026-12-05' AS day,
-                       CAST(NULL AS varchar) AS nothing, CAST(NULL AS decimal(12, 2)) AS no_price, CAST(NULL AS integer) AS no_number
+                       CAST(NULL AS varchar) AS nothing, CAST(NULL AS decimal(12, 2)) AS no_price, CAST(NULL AS integer) AS no_number,
+                       'source-system-a' AS source, JSON '{"v": 2}' AS doc
                 FROM tpch.tiny.orders""";
         writeWithBothWriters("constants", 15000, "CREATE TABLE {table} AS " + rows);
         List<MaterializedRow> expected = computeActual(rows).getMaterializedRows();
         assertBothReadersReadBothWritersAlike("constants", expected);
-        // every page of the seven columns is a constant page: no buffers at all
+        // every page of the nine columns is a constant page: no buffers at all, or (strings, json) one holding the value
         List<Path> files = dataFiles(dataset("constants_java"));
         assertThat(files).isNotEmpty();
         for (Path file : files) {
             LanceFileMetadata metadata = fileMetadata(file);
-            for (int column = 1; column < 8; column++) {
+            for (int column = 1; column < 10; column++) {
+                int buffers = column < 8 ? 0 : 1;
                 assertThat(metadata.columns().get(column).pages()).as("column %s of %s", column, file)
-                        .allMatch(page -> page.layout().hasConstantLayout() && page.bufferSizes().isEmpty());
+                        .allMatch(page -> page.layout().hasConstantLayout() && page.bufferSizes().size() == buffers);
             }
         }
-        assertQuery("SELECT count(*) FROM constants_java WHERE answer = 42 AND half < 0 AND flag AND day = DATE '2026-12-05' AND nothing IS NULL AND no_price IS NULL AND no_number IS NULL",
+        assertQuery("SELECT count(*) FROM constants_java WHERE answer = 42 AND half < 0 AND flag AND day = DATE '2026-12-05' AND nothing IS NULL AND no_price IS NULL AND no_number IS NULL AND source = 'source-system-a' AND json_extract_scalar(doc, '$.v') = '2'",
                 "VALUES 15000");
         long appended = sdkAppendsItsFirstBatch(dataset("constants_java"));
         assertQuery("SELECT count(*), count(DISTINCT answer) FROM constants_java", "VALUES (%s, 1)".formatted(15000 + appended));

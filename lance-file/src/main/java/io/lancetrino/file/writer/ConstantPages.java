@@ -1,6 +1,8 @@
 package io.lancetrino.file.writer;
 
 import com.google.protobuf.ByteString;
+import io.airlift.slice.Slice;
+import io.airlift.slice.Slices;
 import io.lancetrino.file.proto.encodings.ConstantLayout;
 import io.lancetrino.file.proto.encodings.PageLayout;
 import io.lancetrino.file.proto.encodings.RepDefLayer;
@@ -40,6 +42,27 @@ final class ConstantPages
                 .setInlineValue(ByteString.copyFrom(value))
                 .build();
         return new EncodedPage(rows, List.of(), PageLayout.newBuilder().setConstantLayout(layout).build());
+    }
+
+    /**
+     * Every row the variable-width value, kept (as Lance keeps it) in the page's one buffer: a block of two buffers,
+     * their count and sizes as u32, then the value's two offsets ({@code offsetBytes} wide) and its bytes.
+     */
+    static EncodedPage constantVariableWidth(int rows, Slice value, int offsetBytes)
+    {
+        Slice buffer = Slices.allocate(12 + 2 * offsetBytes + value.length());
+        buffer.setInt(0, 2);
+        buffer.setInt(4, 2 * offsetBytes);
+        buffer.setInt(8, value.length());
+        if (offsetBytes == Long.BYTES) {
+            buffer.setLong(20, value.length());
+        }
+        else {
+            buffer.setInt(16, value.length());
+        }
+        buffer.setBytes(12 + 2 * offsetBytes, value);
+        ConstantLayout layout = ConstantLayout.newBuilder().addLayers(RepDefLayer.REPDEF_ALL_VALID_ITEM).build();
+        return new EncodedPage(rows, List.of(buffer), PageLayout.newBuilder().setConstantLayout(layout).build());
     }
 
     /** The low {@code bytes} bytes of the value, little-endian. */

@@ -148,6 +148,9 @@ final class VariableWidthColumnWriter
         if (constantPages && ConstantPages.allNull(nulls, count)) {
             page = ConstantPages.allNull(count);
         }
+        else if (constantPages && largeChunks && !hasNulls && isConstant(data)) {
+            page = ConstantPages.constantVariableWidth(count, data.slice(0, ends[0]), offsetBytes);
+        }
         else if (!largeChunks && offsetBytes == Integer.BYTES && longestValue() >= FULL_ZIP_VALUE_BYTES) {
             // format 2.1 chunks stop at 32 KiB: long values go in a full-zip page, as Lance's writer puts them
             page = fullZip(data);
@@ -162,6 +165,21 @@ final class VariableWidthColumnWriter
         count = 0;
         hasNulls = false;
         return page;
+    }
+
+    /** Whether every buffered value (none NULL) equals the first. */
+    private boolean isConstant(Slice data)
+    {
+        if (count == 0) {
+            return false;
+        }
+        int length = ends[0];
+        for (int i = 1; i < count; i++) {
+            if (ends[i] - ends[i - 1] != length || !data.equals(ends[i - 1], length, data, 0, length)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private int longestValue()

@@ -137,6 +137,7 @@ final class TestLanceFileWriter
                 // pages of one value (fixed width, format 2.2) or of NULLs only
                 "2.2 SAME flag CONSTANT", "2.2 SAME tiny CONSTANT", "2.2 SAME real CONSTANT", "2.2 SAME dbl CONSTANT", "2.2 SAME tstz_ms CONSTANT",
                 "2.2 SAME text ALL_NULL", "2.1 SAME amount ALL_NULL", "2.1 SAME big ALL_NULL", "2.2 SAME bytes ALL_NULL",
+                "2.2 SAME text CONSTANT", "2.2 SAME bytes CONSTANT",
                 // format 2.1 pages with a value of 256 bytes or more
                 "2.1 FRESH text FULL_ZIP def", "2.1 FRESH bytes FULL_ZIP", "2.1 FRESH bytes FULL_ZIP def");
     }
@@ -196,7 +197,8 @@ final class TestLanceFileWriter
                     .isEqualTo(expected.get(column));
             for (LancePage page : metadata.columns().get(column).pages()) {
                 if (page.layout().hasConstantLayout()) {
-                    encodings.add("%s %s %s %s".formatted(version, shape, spec.name(), page.layout().getConstantLayout().hasInlineValue() ? "CONSTANT" : "ALL_NULL"));
+                    boolean constant = page.layout().getConstantLayout().hasInlineValue() || !page.bufferSizes().isEmpty();
+                    encodings.add("%s %s %s %s".formatted(version, shape, spec.name(), constant ? "CONSTANT" : "ALL_NULL"));
                     continue;
                 }
                 if (page.layout().hasFullZipLayout()) {
