@@ -182,6 +182,37 @@ final class TestLanceWrites
     }
 
     @Test
+    void testStringCompressionLevel()
+            throws Exception
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS w");
+        // zstd's optimal parsing from level 14 on also compresses the offsets before each chunk's text
+        assertUpdate("CREATE TABLE notes_archive WITH (string_compression_level = 15) AS SELECT orderkey, comment FROM tpch.tiny.lineitem", 60175);
+        assertUpdate("CREATE TABLE notes_default AS SELECT orderkey, comment FROM tpch.tiny.lineitem", 60175);
+        assertThat(dataBytes(warehouse.resolve("w/notes_archive.lance"))).isLessThan(dataBytes(warehouse.resolve("w/notes_default.lance")) * 90 / 100);
+        assertUpdate("ALTER TABLE notes_archive ADD COLUMN note varchar");
+        Path table = warehouse.resolve("w/notes_archive.lance");
+        try (var allocator = LanceFixtures.newAllocator();
+                var dataset = LanceFixtures.open(allocator, table)) {
+            // a Lance key on the string fields, so every Lance writer applies it, also to columns added later
+            assertThat(dataset.getSchema().getFields()).filteredOn(field -> !field.getName().equals("orderkey"))
+                    .extracting(field -> field.getName())
+                    .containsExactly("comment", "note");
+            assertThat(dataset.getSchema().getFields()).filteredOn(field -> !field.getName().equals("orderkey"))
+                    .allSatisfy(field -> assertThat(field.getMetadata()).containsEntry("lance-encoding:compression-level", "15"));
+            assertThat(dataset.getSchema().getFields()).filteredOn(field -> field.getName().equals("orderkey"))
+                    .allSatisfy(field -> assertThat(field.getMetadata()).doesNotContainKey("lance-encoding:compression-level"));
+        }
+        assertThat((String) computeScalar("SHOW CREATE TABLE notes_archive")).contains("string_compression_level = 15");
+        assertThat(SdkScans.scanRows(table, org.lance.Ref.ofMain(), List.of()))
+                .containsExactlyInAnyOrderElementsOf(computeActual("SELECT * FROM notes_archive").getMaterializedRows());
+        assertQuery("SELECT count(*), max(comment), count(DISTINCT comment) FROM notes_archive", "SELECT count(*), max(comment), count(DISTINCT comment) FROM lineitem");
+
+        assertQueryFails("CREATE TABLE bad_level (s varchar) WITH (string_compression_level = 23)", "string_compression_level must be a zstd level from 1 to 22, not 23");
+        assertQueryFails("CREATE TABLE bad_level (s varchar) WITH (compression = 'lz4', string_compression_level = 5)", "string_compression_level needs compression 'auto' or 'zstd', not 'lz4'");
+    }
+
+    @Test
     void testDefaultCompressionLeavesFloatingPointAlone()
             throws Exception
     {

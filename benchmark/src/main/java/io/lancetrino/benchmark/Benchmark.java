@@ -65,7 +65,7 @@ public final class Benchmark
                 }
             }
             if (options.measures("writes")) {
-                writes = Optional.of(WriteTimings.measure(environment, options.runs()));
+                writes = Optional.of(WriteTimings.measure(environment, options.runs(), options.lanceTableWithClause()));
             }
             if (options.measures("reader")) {
                 reader = Optional.of(ReaderThroughput.measure(environment.lanceTable(BenchmarkEnvironment.SCHEMA, "lineitem"), "lineitem", options.runs(), ReaderThroughput.config(options.lanceProperties())));

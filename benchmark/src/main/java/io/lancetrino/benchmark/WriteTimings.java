@@ -46,13 +46,16 @@ final class WriteTimings
 
     record Result(List<WriteResult> writes, List<ColumnComparison> columns) {}
 
-    static Result measure(BenchmarkEnvironment environment, int runs)
+    /**
+     * @param lanceWith the {@code WITH} clause of the Lance copies (the table properties of the generated data), or empty
+     */
+    static Result measure(BenchmarkEnvironment environment, int runs, String lanceWith)
     {
         DistributedQueryRunner runner = environment.runner();
         long insertRows = (long) runner.execute(session("iceberg"), "SELECT count(*) FROM %s WHERE l_orderkey <= 1000000".formatted(SOURCE)).getOnlyValue();
         long ctasRows = (long) runner.execute(session("iceberg"), "SELECT count(*) FROM " + SOURCE).getOnlyValue();
-        WriteResult insert = time(runner, runs, "insert_1m", "INSERT of the lineitem rows with l_orderkey <= 1,000,000 into an empty table", insertRows, true);
-        WriteResult ctas = time(runner, runs, "ctas_lineitem", "CREATE TABLE AS SELECT * FROM lineitem", ctasRows, false);
+        WriteResult insert = time(runner, runs, "insert_1m", "INSERT of the lineitem rows with l_orderkey <= 1,000,000 into an empty table", insertRows, true, lanceWith);
+        WriteResult ctas = time(runner, runs, "ctas_lineitem", "CREATE TABLE AS SELECT * FROM lineitem", ctasRows, false, lanceWith);
         List<WriteResult> writes = List.of(ctas, insert);
 
         // the last CTAS copies stay for the comparison of their columns
@@ -73,7 +76,7 @@ final class WriteTimings
         return new Result(writes, columns);
     }
 
-    private static WriteResult time(DistributedQueryRunner runner, int runs, String name, String description, long rows, boolean insert)
+    private static WriteResult time(DistributedQueryRunner runner, int runs, String name, String description, long rows, boolean insert, String lanceWith)
     {
         Map<String, List<QueryTimings.Run>> times = Map.of("lance_java", new ArrayList<>(), "lance_sdk", new ArrayList<>(), "iceberg", new ArrayList<>());
         // one unmeasured round first, then rounds that rotate which writer goes first
@@ -82,14 +85,15 @@ final class WriteTimings
                 String writer = WRITERS.get(Math.floorMod(round + i, WRITERS.size()));
                 Session session = writerSession(writer);
                 String table = "write_" + writer;
+                String with = writer.equals("iceberg") ? "" : lanceWith;
                 runner.execute(session, "DROP TABLE IF EXISTS " + table);
                 String sql;
                 if (insert) {
-                    runner.execute(session, "CREATE TABLE %s AS SELECT * FROM %s WITH NO DATA".formatted(table, SOURCE));
+                    runner.execute(session, "CREATE TABLE %s%s AS SELECT * FROM %s WITH NO DATA".formatted(table, with, SOURCE));
                     sql = "INSERT INTO %s SELECT * FROM %s WHERE l_orderkey <= 1000000".formatted(table, SOURCE);
                 }
                 else {
-                    sql = "CREATE TABLE %s AS SELECT * FROM %s".formatted(table, SOURCE);
+                    sql = "CREATE TABLE %s%s AS SELECT * FROM %s".formatted(table, with, SOURCE);
                 }
                 QueryTimings.Run run = QueryTimings.timed(runner, session, sql);
                 if (round >= 0) {

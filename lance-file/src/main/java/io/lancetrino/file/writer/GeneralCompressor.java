@@ -21,6 +21,8 @@ final class GeneralCompressor
     private final BufferCompression compression;
     private final Compressor compressor;
     private final int prefixBytes;
+    // zstd levels at which the library parses optimally and takes 3-byte matches (strategy btopt and above)
+    private static final int OPTIMAL_PARSING_LEVEL = 14;
     private byte[] scratch = new byte[0];
 
     private GeneralCompressor(BufferCompression compression, Compressor compressor, int prefixBytes)
@@ -52,6 +54,12 @@ final class GeneralCompressor
                     ZstdCompressor.create(zstdLevel),
                     8);
         };
+    }
+
+    /** Whether this is zstd at a level that parses optimally, where larger frames pay more than they do below it. */
+    boolean parsesOptimally()
+    {
+        return compression.getScheme() == CompressionScheme.COMPRESSION_ALGORITHM_ZSTD && compression.getLevel() >= OPTIMAL_PARSING_LEVEL;
     }
 
     CompressiveEncoding wrap(CompressiveEncoding values)

@@ -120,7 +120,8 @@ final class TestLanceFileWriter
             // one page per column, and many small pages
             for (long pageBytes : List.of(8L << 20, 16L << 10)) {
                 for (Shape shape : Shape.values()) {
-                    for (EncodingOptions options : List.of(EncodingOptions.UNCOMPRESSED, EncodingOptions.DEFAULT, EncodingOptions.lz4())) {
+                    // strings at a zstd level that parses optimally get chunks of up to 256 KiB
+                    for (EncodingOptions options : List.of(EncodingOptions.UNCOMPRESSED, EncodingOptions.DEFAULT, EncodingOptions.lz4(), new EncodingOptions(EncodingOptions.Compression.ZSTD, 3, 14))) {
                         encodings.addAll(checkRoundTrip(seed, version, pageBytes, shape, options));
                     }
                 }

@@ -54,6 +54,8 @@ import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
 
+import static io.lancetrino.file.writer.NestedValues.sdkValues;
+import static io.lancetrino.file.writer.NestedValues.trinoValues;
 import static io.lancetrino.file.writer.RowAssertions.assertSameRows;
 import static io.trino.spi.type.BigintType.BIGINT;
 import static io.trino.spi.type.BooleanType.BOOLEAN;
@@ -315,87 +317,5 @@ final class TestLanceFileWriterNestedLists
                 }
             }
         }
-    }
-
-    private static List<Object> sdkValues(LanceFileReader reader, String column, List<Range> ranges)
-            throws Exception
-    {
-        List<Object> values = new ArrayList<>();
-        try (ArrowReader arrow = reader.readAll(List.of(column), ranges, 4096)) {
-            while (arrow.loadNextBatch()) {
-                FieldVector vector = arrow.getVectorSchemaRoot().getVector(column);
-                for (int row = 0; row < vector.getValueCount(); row++) {
-                    values.add(sdkValue(vector, row));
-                }
-            }
-        }
-        return values;
-    }
-
-    private static Object sdkValue(FieldVector vector, int row)
-    {
-        if (vector.isNull(row)) {
-            return null;
-        }
-        return switch (vector) {
-            case ListVector list -> {
-                List<Object> elements = new ArrayList<>();
-                for (int i = list.getElementStartIndex(row); i < list.getElementEndIndex(row); i++) {
-                    elements.add(sdkValue(list.getDataVector(), i));
-                }
-                yield elements;
-            }
-            case StructVector struct -> {
-                List<Object> fields = new ArrayList<>();
-                for (FieldVector child : struct.getChildrenFromFields()) {
-                    fields.add(sdkValue(child, row));
-                }
-                yield fields;
-            }
-            case BigIntVector longs -> longs.get(row);
-            case IntVector ints -> (long) ints.get(row);
-            case VarCharVector text -> new String(text.get(row), StandardCharsets.UTF_8);
-            case DecimalVector decimals -> decimals.getObject(row);
-            case Float8Vector doubles -> doubles.get(row);
-            case BitVector bits -> bits.get(row) == 1;
-            default -> throw new IllegalStateException("Unexpected vector " + vector);
-        };
-    }
-
-    private static List<Object> trinoValues(Block block, Type type)
-    {
-        List<Object> values = new ArrayList<>();
-        for (int position = 0; position < block.getPositionCount(); position++) {
-            values.add(trinoValue(block, position, type));
-        }
-        return values;
-    }
-
-    private static Object trinoValue(Block block, int position, Type type)
-    {
-        if (block.isNull(position)) {
-            return null;
-        }
-        return switch (type) {
-            case ArrayType array -> trinoValues(array.getObject(block, position), array.getElementType());
-            case RowType row -> {
-                SqlRow sqlRow = row.getObject(block, position);
-                List<Object> fields = new ArrayList<>();
-                for (int field = 0; field < row.getFields().size(); field++) {
-                    fields.add(trinoValue(sqlRow.getUnderlyingFieldBlock(field), sqlRow.getUnderlyingFieldPosition(field), row.getFields().get(field).getType()));
-                }
-                yield fields;
-            }
-            default -> type == VARCHAR ? VARCHAR.getSlice(block, position).toStringUtf8()
-                    : type == DOUBLE ? (Object) DOUBLE.getDouble(block, position)
-                    : type == BOOLEAN ? (Object) BOOLEAN.getBoolean(block, position)
-                    : type == PRICE ? BigDecimal.valueOf(PRICE.getLong(block, position), 2)
-                    : (Object) type.getLong(block, position);
-        };
-    }
-
-    static List<Object> listOf(Object... values)
-    {
-        return new ArrayList<>(Arrays.asList(values));
     }
 }

@@ -59,6 +59,9 @@ import static io.trino.spi.type.DateType.DATE;
 import static io.trino.spi.type.DoubleType.DOUBLE;
 import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.VarcharType.VARCHAR;
+import static io.lancetrino.file.writer.NestedValues.listOf;
+import static io.lancetrino.file.writer.NestedValues.sdkValues;
+import static io.lancetrino.file.writer.NestedValues.trinoValues;
 import static io.lancetrino.file.writer.RowAssertions.assertSameRows;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -126,7 +129,7 @@ final class TestLanceFileWriterStructs
         try (BufferAllocator allocator = new RootAllocator();
                 LanceFileReader reader = LanceFileReader.open(path.toString(), allocator)) {
             for (int field = 0; field < TYPES.size(); field++) {
-                assertSameRows(sdkValues(reader, "f" + field), expected.get(field), "%s, field f%s read by the SDK".formatted(where, field));
+                assertSameRows(sdkValues(reader, "f" + field, null), expected.get(field), "%s, field f%s read by the SDK".formatted(where, field));
             }
         }
 
@@ -244,87 +247,5 @@ final class TestLanceFileWriterStructs
         else {
             write.run();
         }
-    }
-
-    /** A list that may hold nulls, as List.of cannot. */
-    private static List<Object> listOf(Object... values)
-    {
-        return new ArrayList<>(java.util.Arrays.asList(values));
-    }
-
-    private static List<Object> sdkValues(LanceFileReader reader, String column)
-            throws Exception
-    {
-        List<Object> values = new ArrayList<>();
-        try (ArrowReader arrow = reader.readAll(List.of(column), null, 4096)) {
-            while (arrow.loadNextBatch()) {
-                FieldVector vector = arrow.getVectorSchemaRoot().getVector(column);
-                for (int row = 0; row < vector.getValueCount(); row++) {
-                    values.add(sdkValue(vector, row));
-                }
-            }
-        }
-        return values;
-    }
-
-    private static Object sdkValue(FieldVector vector, int row)
-    {
-        if (vector.isNull(row)) {
-            return null;
-        }
-        return switch (vector) {
-            case StructVector struct -> {
-                List<Object> fields = new ArrayList<>();
-                for (FieldVector child : struct.getChildrenFromFields()) {
-                    fields.add(sdkValue(child, row));
-                }
-                yield fields;
-            }
-            case BigIntVector longs -> longs.get(row);
-            case IntVector ints -> (long) ints.get(row);
-            case DateDayVector days -> (long) days.get(row);
-            case VarCharVector text -> new String(text.get(row), StandardCharsets.UTF_8);
-            case DecimalVector decimals -> decimals.getObject(row);
-            case Float8Vector doubles -> doubles.get(row);
-            case BitVector bits -> bits.get(row) == 1;
-            default -> throw new IllegalStateException("Unexpected vector " + vector);
-        };
-    }
-
-    private static List<Object> trinoValues(Block block, Type type)
-    {
-        List<Object> values = new ArrayList<>();
-        for (int position = 0; position < block.getPositionCount(); position++) {
-            values.add(trinoValue(block, position, type));
-        }
-        return values;
-    }
-
-    private static Object trinoValue(Block block, int position, Type type)
-    {
-        if (block.isNull(position)) {
-            return null;
-        }
-        if (type instanceof RowType row) {
-            SqlRow sqlRow = row.getObject(block, position);
-            List<Object> fields = new ArrayList<>();
-            for (int field = 0; field < row.getFields().size(); field++) {
-                fields.add(trinoValue(sqlRow.getUnderlyingFieldBlock(field), sqlRow.getUnderlyingFieldPosition(field), row.getFields().get(field).getType()));
-            }
-            return fields;
-        }
-        if (type == VARCHAR) {
-            return VARCHAR.getSlice(block, position).toStringUtf8();
-        }
-        if (type == DECIMAL) {
-            return new BigDecimal(((Int128) DECIMAL.getObject(block, position)).toBigInteger(), DECIMAL.getScale());
-        }
-        if (type == DOUBLE) {
-            return DOUBLE.getDouble(block, position);
-        }
-        if (type == BOOLEAN) {
-            return BOOLEAN.getBoolean(block, position);
-        }
-        return type.getLong(block, position);
     }
 }

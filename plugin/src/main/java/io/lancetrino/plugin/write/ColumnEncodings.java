@@ -6,6 +6,7 @@ import io.lancetrino.metadata.proto.Manifest;
 
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
@@ -18,12 +19,16 @@ import static java.util.Objects.requireNonNull;
  *
  * @param compression the {@code compression} table property: {@code auto}, {@code zstd}, {@code lz4} or {@code none}
  * @param fileFormatVersion the table's data file format version
+ * @param stringCompressionLevel the {@code string_compression_level} table property: the zstd level of variable-width fields
  */
-public record ColumnEncodings(String compression, String fileFormatVersion)
+public record ColumnEncodings(String compression, String fileFormatVersion, Optional<Integer> stringCompressionLevel)
 {
     public static final String COMPRESSION = "lance-encoding:compression";
     // the table property, kept in the table metadata: with "auto" the fields alone do not tell it
     public static final String COMPRESSION_KEY = "lance-trino.compression";
+    public static final String COMPRESSION_LEVEL = "lance-encoding:compression-level";
+    // the table property, kept in the table metadata for columns added later
+    public static final String STRING_COMPRESSION_LEVEL_KEY = "lance-trino.string-compression-level";
     public static final String AUTO = "auto";
     public static final String NONE = "none";
     // Lance's default (0.8) compares dictionary indices against the raw size and never picks a dictionary for
@@ -46,6 +51,12 @@ public record ColumnEncodings(String compression, String fileFormatVersion)
     {
         requireNonNull(compression, "compression is null");
         requireNonNull(fileFormatVersion, "fileFormatVersion is null");
+        requireNonNull(stringCompressionLevel, "stringCompressionLevel is null");
+    }
+
+    public ColumnEncodings(String compression, String fileFormatVersion)
+    {
+        this(compression, fileFormatVersion, Optional.empty());
     }
 
     /**
@@ -63,7 +74,19 @@ public record ColumnEncodings(String compression, String fileFormatVersion)
                     .findFirst()
                     .orElse(NONE);
         }
-        return new ColumnEncodings(compression, fileFormatVersion);
+        Optional<Integer> level = Optional.ofNullable(manifest.getTableMetadataMap().get(STRING_COMPRESSION_LEVEL_KEY)).flatMap(ColumnEncodings::level);
+        return new ColumnEncodings(compression, fileFormatVersion, level);
+    }
+
+    private static Optional<Integer> level(String value)
+    {
+        try {
+            return Optional.of(Integer.parseInt(value));
+        }
+        catch (NumberFormatException e) {
+            // written by hand or by another tool: the writer's default level then
+            return Optional.empty();
+        }
     }
 
     public List<Field> apply(List<Field> fields)
@@ -84,6 +107,9 @@ public record ColumnEncodings(String compression, String fileFormatVersion)
             builder.putMetadata(BYTE_STREAM_SPLIT, ByteString.copyFrom(BYTE_STREAM_SPLIT_VALUE, UTF_8));
             if (variableWidth) {
                 builder.putMetadata(MINICHUNK_SIZE, ByteString.copyFrom(MINICHUNK_SIZE_VALUE, UTF_8));
+                if (fieldCompression.equals("zstd")) {
+                    stringCompressionLevel.ifPresent(level -> builder.putMetadata(COMPRESSION_LEVEL, ByteString.copyFrom(String.valueOf(level), UTF_8)));
+                }
             }
         }
         return builder.build();

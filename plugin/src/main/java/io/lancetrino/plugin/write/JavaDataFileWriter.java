@@ -57,6 +57,7 @@ public final class JavaDataFileWriter
     // large_binary) would need full-zip pages with 64-bit lengths in 2.1
     private static final String LISTS_FORMAT_VERSION = "2.2";
     private static final String JSON = "json";
+    private static final Set<String> VARIABLE_WIDTH = Set.of("string", "large_string", "binary", "large_binary", JSON);
     /** Schema metadata of the files it writes, naming the writer as Parquet's {@code created_by} does. */
     public static final String WRITER_KEY = "lance-trino:writer";
     public static final String WRITER_VALUE = "java";
@@ -155,22 +156,33 @@ public final class JavaDataFileWriter
      */
     static EncodingOptions encodingOptions(List<LanceField> fields)
     {
-        EncodingOptions options = EncodingOptions.UNCOMPRESSED;
         // the fields of structs carry the settings too
         List<LanceField> all = fields.stream()
                 .flatMap(field -> Stream.concat(Stream.of(field), allChildren(field)))
                 .toList();
+        boolean zstd = false;
+        int level = EncodingOptions.DEFAULT_ZSTD_LEVEL;
+        int stringLevel = EncodingOptions.DEFAULT_STRING_ZSTD_LEVEL;
         for (LanceField field : all) {
             String compression = field.metadata().getOrDefault(COMPRESSION, "none");
             if (compression.equals("lz4")) {
                 return EncodingOptions.lz4();
             }
             if (compression.equals("zstd")) {
-                String level = field.metadata().get(COMPRESSION_LEVEL);
-                options = level == null || Integer.parseInt(level) == 0 ? EncodingOptions.DEFAULT : EncodingOptions.zstd(Integer.parseInt(level));
+                zstd = true;
+                String fieldLevel = field.metadata().get(COMPRESSION_LEVEL);
+                if (fieldLevel != null && Integer.parseInt(fieldLevel) != 0) {
+                    // a level on a string field (string_compression_level) is the strings' level, on any other the rest's
+                    if (VARIABLE_WIDTH.contains(field.logicalType())) {
+                        stringLevel = Integer.parseInt(fieldLevel);
+                    }
+                    else {
+                        level = Integer.parseInt(fieldLevel);
+                    }
+                }
             }
         }
-        return options;
+        return zstd ? new EncodingOptions(EncodingOptions.Compression.ZSTD, level, stringLevel) : EncodingOptions.UNCOMPRESSED;
     }
 
     private static Stream<LanceField> allChildren(LanceField field)

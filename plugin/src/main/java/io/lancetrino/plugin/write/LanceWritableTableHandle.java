@@ -45,14 +45,16 @@ public record LanceWritableTableHandle(
     /**
      * @param schema serialized {@code lance.file.Field} messages of the new table
      * @param compression the table's {@code compression} property
+     * @param stringCompressionLevel the table's {@code string_compression_level} property
      * @param replace whether an existing table is replaced (CREATE OR REPLACE TABLE ... AS)
      */
-    public record NewTable(List<byte[]> schema, String compression, Optional<String> comment, boolean replace)
+    public record NewTable(List<byte[]> schema, String compression, Optional<Integer> stringCompressionLevel, Optional<String> comment, boolean replace)
     {
         public NewTable
         {
             schema = ImmutableList.copyOf(schema);
             requireNonNull(compression, "compression is null");
+            requireNonNull(stringCompressionLevel, "stringCompressionLevel is null");
             requireNonNull(comment, "comment is null");
         }
     }

@@ -90,7 +90,8 @@ public final class TableWrites
         }
         String version = LanceTableProperties.fileFormatVersion(metadata.getProperties());
         String compression = LanceTableProperties.compression(metadata.getProperties());
-        List<Field> schema = new ColumnEncodings(compression, version).apply(toLanceSchema(name, metadata.getColumns()));
+        Optional<Integer> stringCompressionLevel = LanceTableProperties.stringCompressionLevel(metadata.getProperties(), compression);
+        List<Field> schema = new ColumnEncodings(compression, version, stringCompressionLevel).apply(toLanceSchema(name, metadata.getColumns()));
         catalog.verifyWritable(session.getIdentity(), name, catalog.tableRoot(name));
         return new LanceWritableTableHandle(
                 name,
@@ -100,7 +101,7 @@ public final class TableWrites
                 LanceSchema.fromFields(schema).fields(),
                 version,
                 LanceTableProperties.maxRowsPerFile(metadata.getProperties()),
-                Optional.of(new LanceWritableTableHandle.NewTable(schema.stream().map(Field::toByteArray).toList(), compression, metadata.getComment(), replace)),
+                Optional.of(new LanceWritableTableHandle.NewTable(schema.stream().map(Field::toByteArray).toList(), compression, stringCompressionLevel, metadata.getComment(), replace)),
                 retries);
     }
 
@@ -121,6 +122,7 @@ public final class TableWrites
         Map<String, String> tableMetadata = new HashMap<>();
         tableMetadata.put(MAX_ROWS_PER_FILE_KEY, String.valueOf(handle.maxRowsPerFile()));
         tableMetadata.put(ColumnEncodings.COMPRESSION_KEY, newTable.compression());
+        newTable.stringCompressionLevel().ifPresent(level -> tableMetadata.put(ColumnEncodings.STRING_COMPRESSION_LEVEL_KEY, String.valueOf(level)));
         newTable.comment().ifPresent(comment -> tableMetadata.put(COMMENT, comment));
         try {
             if (exists) {
