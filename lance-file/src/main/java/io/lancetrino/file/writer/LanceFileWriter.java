@@ -17,6 +17,7 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 import java.util.function.LongFunction;
 
 import static java.util.Objects.requireNonNull;
@@ -85,17 +86,9 @@ public final class LanceFileWriter
                 leaves.add(vectors);
                 fields.add(vectors);
             }
-            else if (column.largeOffsets()) {
-                if (!largeChunks) {
-                    // 2.1 would need full-zip pages of them, which this writer writes with u32 lengths only
-                    throw new IllegalArgumentException("The Java writer writes strings and binaries with 64-bit offsets in format 2.2 files only");
-                }
-                ColumnWriter values = new VariableWidthColumnWriter(column.type(), true, stringCompressor, null, true, Long.BYTES);
-                leaves.add(values);
-                fields.add(values);
-            }
             else {
-                fields.add(fieldWriter(column.type(), 0, largeChunks, compressor, stringCompressor, leaves));
+                Leaves columnLeaves = new Leaves(largeChunks, compressor, stringCompressor, column.largeOffsetLeaves(), leaves);
+                fields.add(fieldWriter(column.type(), 0, columnLeaves));
             }
         }
         this.fields = fields.build();
@@ -110,64 +103,106 @@ public final class LanceFileWriter
      * The writer of a field {@code depth} structs down; its leaf columns are added to {@code leaves} in Lance's order
      * (depth first, children in order), which is the order of the file's columns.
      */
-    private static FieldWriter fieldWriter(Type type, int depth, boolean largeChunks, GeneralCompressor compressor, GeneralCompressor stringCompressor, ImmutableList.Builder<ColumnWriter> leaves)
+    private static FieldWriter fieldWriter(Type type, int depth, Leaves leaves)
     {
         if (type instanceof ArrayType) {
-            if (!largeChunks) {
+            if (!leaves.largeChunks()) {
                 throw new IllegalArgumentException("The Java writer writes arrays in format 2.2 files only, not %s".formatted(type));
             }
             List<ColumnWriter> arrayLeaves = new ArrayList<>();
-            addListLeaves(type, depth, new ArrayList<>(), compressor, stringCompressor, arrayLeaves);
-            leaves.addAll(arrayLeaves);
+            addListLeaves(type, depth, new ArrayList<>(), leaves, arrayLeaves);
             // each leaf walks the arrays (and the rows between them) down to its own values
             return (block, nullStructDepth) -> arrayLeaves.forEach(leaf -> leaf.append(block, nullStructDepth));
         }
         if (type instanceof RowType row) {
             List<FieldWriter> children = row.getTypeParameters().stream()
-                    .map(child -> fieldWriter(child, depth + 1, largeChunks, compressor, stringCompressor, leaves))
+                    .map(child -> fieldWriter(child, depth + 1, leaves))
                     .toList();
             return new StructFieldWriter(depth + 1, children);
         }
-        ColumnWriter leaf = flatWriter(type, largeChunks, compressor, stringCompressor, depth == 0 ? null : new StructNesting(depth), depth == 0);
-        leaves.add(leaf);
-        return leaf;
+        return leaves.add(leaves.flat(type, depth == 0 ? null : new StructNesting(depth), depth == 0));
     }
 
     /**
      * The leaf columns of an array {@code structsAbove} structs down, in Lance's order, each with its path from the
      * array: into elements ({@link ListColumnWriter#LIST}) or a struct's field.
      */
-    private static void addListLeaves(Type type, int structsAbove, List<Integer> steps, GeneralCompressor compressor, GeneralCompressor stringCompressor, List<ColumnWriter> leaves)
+    private static void addListLeaves(Type type, int structsAbove, List<Integer> steps, Leaves leaves, List<ColumnWriter> arrayLeaves)
     {
         if (type instanceof ArrayType array) {
             steps.add(ListColumnWriter.LIST);
-            addListLeaves(array.getElementType(), structsAbove, steps, compressor, stringCompressor, leaves);
+            addListLeaves(array.getElementType(), structsAbove, steps, leaves, arrayLeaves);
             steps.removeLast();
         }
         else if (type instanceof RowType row) {
             for (int field = 0; field < row.getTypeParameters().size(); field++) {
                 steps.add(field);
-                addListLeaves(row.getTypeParameters().get(field), structsAbove, steps, compressor, stringCompressor, leaves);
+                addListLeaves(row.getTypeParameters().get(field), structsAbove, steps, leaves, arrayLeaves);
                 steps.removeLast();
             }
         }
         else {
-            leaves.add(new ListColumnWriter(flatWriter(type, true, compressor, stringCompressor, null, false), type, structsAbove, List.copyOf(steps)));
+            arrayLeaves.add(leaves.add(new ListColumnWriter(leaves.flat(type, null, false), type, structsAbove, List.copyOf(steps))));
         }
     }
 
-    private static ColumnWriter flatWriter(Type type, boolean largeChunks, GeneralCompressor compressor, GeneralCompressor stringCompressor, StructNesting nesting, boolean constantPages)
+    /**
+     * Makes the leaf writers of one column, numbering its leaves in Lance's order to find those with 64-bit offsets.
+     */
+    private static final class Leaves
     {
-        if (FixedWidthColumnWriter.supports(type)) {
-            return new FixedWidthColumnWriter(type, largeChunks, compressor, nesting, constantPages);
+        private final boolean largeChunks;
+        private final GeneralCompressor compressor;
+        private final GeneralCompressor stringCompressor;
+        private final Set<Integer> largeOffsetLeaves;
+        private final ImmutableList.Builder<ColumnWriter> fileLeaves;
+        private int next;
+
+        Leaves(boolean largeChunks, GeneralCompressor compressor, GeneralCompressor stringCompressor, Set<Integer> largeOffsetLeaves, ImmutableList.Builder<ColumnWriter> fileLeaves)
+        {
+            this.largeChunks = largeChunks;
+            this.compressor = compressor;
+            this.stringCompressor = stringCompressor;
+            this.largeOffsetLeaves = largeOffsetLeaves;
+            this.fileLeaves = fileLeaves;
         }
-        if (VariableWidthColumnWriter.supports(type)) {
-            return new VariableWidthColumnWriter(type, largeChunks, stringCompressor, nesting, constantPages);
+
+        boolean largeChunks()
+        {
+            return largeChunks;
         }
-        if (Decimal128ColumnWriter.supports(type)) {
-            return new Decimal128ColumnWriter(type, largeChunks, compressor, nesting, constantPages);
+
+        <T extends ColumnWriter> T add(T leaf)
+        {
+            fileLeaves.add(leaf);
+            return leaf;
         }
-        throw new IllegalArgumentException("The Java writer does not write columns of type %s yet".formatted(type));
+
+        /** The writer of the next leaf's values as a flat column (for a list's items, its elements). */
+        ColumnWriter flat(Type type, StructNesting nesting, boolean constantPages)
+        {
+            int leaf = next++;
+            if (largeOffsetLeaves.contains(leaf)) {
+                if (!VariableWidthColumnWriter.supports(type)) {
+                    throw new IllegalArgumentException("64-bit offsets are for strings and binaries, not %s".formatted(type));
+                }
+                if (!largeChunks) {
+                    // 2.1 would need full-zip pages of them, which this writer writes with u32 lengths only
+                    throw new IllegalArgumentException("The Java writer writes strings and binaries with 64-bit offsets in format 2.2 files only");
+                }
+                return new VariableWidthColumnWriter(type, true, stringCompressor, nesting, constantPages, Long.BYTES);
+            }
+            if (FixedWidthColumnWriter.supports(type)) {
+                return new FixedWidthColumnWriter(type, largeChunks, compressor, nesting, constantPages);
+            }
+            if (VariableWidthColumnWriter.supports(type)) {
+                return new VariableWidthColumnWriter(type, largeChunks, stringCompressor, nesting, constantPages);
+            }
+            if (Decimal128ColumnWriter.supports(type)) {
+                return new Decimal128ColumnWriter(type, largeChunks, compressor, nesting, constantPages);
+            }
+            throw new IllegalArgumentException("The Java writer does not write columns of type %s yet".formatted(type));
+        }
     }
 
     /**
@@ -190,7 +225,7 @@ public final class LanceFileWriter
         if (column.dimension().isPresent()) {
             return FixedSizeListColumnWriter.supports(column.type(), column.dimension().getAsInt());
         }
-        return column.largeOffsets() ? VariableWidthColumnWriter.supports(column.type()) : supports(column.type());
+        return supports(column.type());
     }
 
     public void write(Page page)

@@ -20,6 +20,13 @@ import io.trino.spi.block.ArrayBlock;
 import io.trino.spi.block.Block;
 import io.trino.spi.block.BlockBuilder;
 import io.trino.spi.type.Type;
+import java.util.HashSet;
+import io.trino.spi.type.StandardTypes;
+import io.trino.spi.type.RowType;
+import io.trino.spi.type.ArrayType;
+import io.trino.spi.block.SqlRow;
+import io.trino.spi.block.RowBlockBuilder;
+import io.trino.spi.block.ArrayBlockBuilder;
 
 import java.io.IOException;
 import java.util.List;
@@ -34,7 +41,7 @@ import static io.trino.spi.type.VarbinaryType.VARBINARY;
 /**
  * A data file written by the project's own Lance file writer, straight from Trino blocks. It writes format 2.1 and 2.2 files of
  * columns of the types below, decimals, structs (Trino rows) and lists (Trino arrays, format 2.2) of them nested in
- * any way, vectors (fixed-size lists of integers or floating point) and top-level json columns (format 2.2); other tables' files are written by the SDK
+ * any way, vectors (fixed-size lists of integers or floating point) and json (format 2.2, also inside rows and arrays); other tables' files are written by the SDK
  * (the SDK add-on's writer).
  */
 public final class JavaDataFileWriter
@@ -95,11 +102,11 @@ public final class JavaDataFileWriter
     {
         boolean lists = fileFormatVersion.equals(LISTS_FORMAT_VERSION);
         return FORMAT_VERSIONS.contains(fileFormatVersion)
-                && fields.stream().allMatch(field -> isWritable(field, lists) || isVector(field) || (lists && isJson(field)))
+                && fields.stream().allMatch(field -> isWritable(field, lists) || isVector(field))
                 && fileColumns(fields, types).stream().allMatch(LanceFileWriter::supports);
     }
 
-    /** A top-level json column: Lance's JSONB values in a {@code large_binary} column. */
+    /** A json field: Lance's JSONB values in a {@code large_binary} column. */
     private static boolean isJson(LanceField field)
     {
         return field.logicalType().equals(JSON) && field.children().isEmpty();
@@ -107,10 +114,14 @@ public final class JavaDataFileWriter
 
     /**
      * A flat field, or a struct or (where {@code lists}) a list of writable fields, nested in any way; not a packed
-     * struct, which Lance stores as one column.
+     * struct, which Lance stores as one column. Json (64-bit offsets) only where {@code lists}: format 2.1 would need
+     * full-zip pages with 64-bit lengths.
      */
     private static boolean isWritable(LanceField field, boolean lists)
     {
+        if (isJson(field)) {
+            return lists;
+        }
         if (field.logicalType().equals("struct")) {
             return !field.isPackedStruct() && !field.children().isEmpty() && field.children().stream().allMatch(child -> isWritable(child, lists));
         }
@@ -139,14 +150,49 @@ public final class JavaDataFileWriter
         ImmutableList.Builder<FileColumn> columns = ImmutableList.builder();
         for (int i = 0; i < fields.size(); i++) {
             OptionalInt dimension = fields.get(i).fixedSizeListSize();
-            if (isJson(fields.get(i))) {
-                columns.add(FileColumn.largeVariableWidth(VARBINARY));
+            if (dimension.isPresent()) {
+                columns.add(FileColumn.vector(types.get(i), dimension.getAsInt()));
+                continue;
             }
-            else {
-                columns.add(dimension.isPresent() ? FileColumn.vector(types.get(i), dimension.getAsInt()) : FileColumn.of(types.get(i)));
-            }
+            // json leaves are written as their JSONB bytes, with 64-bit offsets
+            Set<Integer> jsonLeaves = new HashSet<>();
+            addJsonLeaves(fields.get(i), new int[1], jsonLeaves);
+            columns.add(FileColumn.withLargeOffsetLeaves(withJsonbLeaves(types.get(i)), jsonLeaves));
         }
         return columns.build();
+    }
+
+    /** Numbers the field's leaves in Lance's order (depth first, children in order), collecting the json ones. */
+    private static void addJsonLeaves(LanceField field, int[] next, Set<Integer> jsonLeaves)
+    {
+        if (field.children().isEmpty()) {
+            if (isJson(field)) {
+                jsonLeaves.add(next[0]);
+            }
+            next[0]++;
+            return;
+        }
+        field.children().forEach(child -> addJsonLeaves(child, next, jsonLeaves));
+    }
+
+    private static boolean isJsonType(Type type)
+    {
+        return type.getBaseName().equals(StandardTypes.JSON);
+    }
+
+    /** The type with its json leaves as varbinary, the JSONB bytes written for them. */
+    private static Type withJsonbLeaves(Type type)
+    {
+        return switch (type) {
+            case ArrayType array -> new ArrayType(withJsonbLeaves(array.getElementType()));
+            case RowType row -> RowType.from(row.getFields().stream().map(field -> new RowType.Field(field.getName(), withJsonbLeaves(field.getType()))).toList());
+            default -> isJsonType(type) ? VARBINARY : type;
+        };
+    }
+
+    private static boolean hasJsonLeaves(Type type)
+    {
+        return isJsonType(type) || type.getTypeParameters().stream().anyMatch(JavaDataFileWriter::hasJsonLeaves);
     }
 
     /**
@@ -204,6 +250,9 @@ public final class JavaDataFileWriter
             if (isJson(fields.get(column))) {
                 blocks[column] = jsonb(fields.get(column).name(), types.get(column), blocks[column]);
             }
+            else if (hasJsonLeaves(types.get(column))) {
+                blocks[column] = withJsonb(fields.get(column).name(), types.get(column), blocks[column]);
+            }
         }
         writer.write(new Page(page.getPositionCount(), blocks));
     }
@@ -220,15 +269,59 @@ public final class JavaDataFileWriter
                 builder.appendNull();
                 continue;
             }
-            Slice text = jsonType.getSlice(block, position);
-            try {
-                VARBINARY.writeSlice(builder, Slices.wrappedBuffer(JsonbEncoder.encode(text.byteArray(), text.byteArrayOffset(), text.length())));
-            }
-            catch (IllegalArgumentException e) {
-                throw new TrinoException(LANCE_INVALID_JSON, "Column %s: cannot store JSON value as Lance JSONB: %s".formatted(column, e.getMessage()), e);
-            }
+            VARBINARY.writeSlice(builder, Slices.wrappedBuffer(jsonbValue(column, jsonType.getSlice(block, position))));
         }
         return builder.build();
+    }
+
+    /** Rows and arrays holding json, with the json values as JSONB: copied value by value, as such columns are rare. */
+    private static Block withJsonb(String column, Type type, Block block)
+    {
+        BlockBuilder builder = withJsonbLeaves(type).createBlockBuilder(null, block.getPositionCount());
+        for (int position = 0; position < block.getPositionCount(); position++) {
+            copyWithJsonb(column, type, block, position, builder);
+        }
+        return builder.build();
+    }
+
+    private static void copyWithJsonb(String column, Type type, Block block, int position, BlockBuilder builder)
+    {
+        if (block.isNull(position)) {
+            builder.appendNull();
+            return;
+        }
+        switch (type) {
+            case ArrayType array -> ((ArrayBlockBuilder) builder).buildEntry(elements -> {
+                Block values = array.getObject(block, position);
+                for (int element = 0; element < values.getPositionCount(); element++) {
+                    copyWithJsonb(column, array.getElementType(), values, element, elements);
+                }
+            });
+            case RowType row -> ((RowBlockBuilder) builder).buildEntry(fields -> {
+                SqlRow value = row.getObject(block, position);
+                for (int field = 0; field < row.getFields().size(); field++) {
+                    copyWithJsonb(column, row.getFields().get(field).getType(), value.getUnderlyingFieldBlock(field), value.getUnderlyingFieldPosition(field), fields.get(field));
+                }
+            });
+            default -> {
+                if (isJsonType(type)) {
+                    VARBINARY.writeSlice(builder, Slices.wrappedBuffer(jsonbValue(column, type.getSlice(block, position))));
+                }
+                else {
+                    builder.append(block.getUnderlyingValueBlock(), block.getUnderlyingValuePosition(position));
+                }
+            }
+        }
+    }
+
+    private static byte[] jsonbValue(String column, Slice text)
+    {
+        try {
+            return JsonbEncoder.encode(text.byteArray(), text.byteArrayOffset(), text.length());
+        }
+        catch (IllegalArgumentException e) {
+            throw new TrinoException(LANCE_INVALID_JSON, "Column %s: cannot store JSON value as Lance JSONB: %s".formatted(column, e.getMessage()), e);
+        }
     }
 
     /** Every non-null array of a vector column has the column's dimension, or nothing of the write is committed. */
