@@ -162,13 +162,13 @@ public final class LanceColumnReader
         return DictionaryBlock.create(count, dictionary.build(), ids);
     }
 
-    private static Slice readBuffer(TrinoInput input, LancePage page, int buffer)
+    static Slice readBuffer(TrinoInput input, LancePage page, int buffer)
             throws IOException
     {
         return input.readFully(page.bufferPositions().get(buffer), toIntExact(page.bufferSizes().get(buffer)));
     }
 
-    private static long inlineFixed(String where, Slice value)
+    static long inlineFixed(String where, Slice value)
     {
         return switch (value.length()) {
             case 1 -> value.getUnsignedByte(0);

@@ -95,13 +95,7 @@ final class RepDefConstantDecoder
             case FIXED -> {
                 long[] values = new long[count];
                 if (value != null) {
-                    Arrays.fill(values, switch (value.length()) {
-                        case 1 -> value.getUnsignedByte(0);
-                        case 2 -> value.getUnsignedShort(0);
-                        case 4 -> value.getUnsignedInt(0);
-                        case 8 -> value.getLong(0);
-                        default -> throw new UnsupportedLanceEncodingException(where + ": inline constant of " + value.length() + " bytes");
-                    });
+                    Arrays.fill(values, LanceColumnReader.inlineFixed(where, value));
                 }
                 yield PageBlocks.fixed(type, values, 0, count, isNull);
             }
@@ -130,7 +124,7 @@ final class RepDefConstantDecoder
         if (buffer >= page.bufferPositions().size()) {
             throw new IllegalStateException(where + ": constant page without its level buffer " + buffer);
         }
-        return input.readFully(page.bufferPositions().get(buffer), toIntExact(page.bufferSizes().get(buffer)));
+        return LanceColumnReader.readBuffer(input, page, buffer);
     }
 
     private static int[] levels(String where, CompressiveEncoding compression, Slice data, int count)

@@ -235,10 +235,7 @@ public final class LanceMetadata
                 // a compression Lance knows and CREATE TABLE does not (such as a level suffix)
             }
         }
-        String stringLevel = snapshot.manifest().getTableMetadataMap().get(ColumnEncodings.STRING_COMPRESSION_LEVEL_KEY);
-        if (stringLevel != null && stringLevel.matches("[0-9]{1,2}")) {
-            properties.put(LanceTableProperties.STRING_COMPRESSION_LEVEL, Integer.parseInt(stringLevel));
-        }
+        ColumnEncodings.stringCompressionLevel(snapshot.manifest()).ifPresent(level -> properties.put(LanceTableProperties.STRING_COMPRESSION_LEVEL, level));
         return properties.buildOrThrow();
     }
 

@@ -108,12 +108,14 @@ final class Decimal128ColumnWriter
     @Override
     public EncodedPage flush()
     {
-        if (constantPages && ConstantPages.allNull(nulls, count)) {
-            EncodedPage page = ConstantPages.allNull(count);
-            count = 0;
-            hasNulls = false;
-            return page;
-        }
+        EncodedPage page = constantPages && ConstantPages.allNull(nulls, count) ? ConstantPages.allNull(count) : encode();
+        count = 0;
+        hasNulls = false;
+        return page;
+    }
+
+    private EncodedPage encode()
+    {
         EncodedPage page = chunked(FLAT_CHUNK_VALUES, null);
         if (compressor != null) {
             EncodedPage general = chunked(largeChunks ? GENERAL_CHUNK_VALUES : GENERAL_CHUNK_VALUES_V21, compressor);
@@ -121,12 +123,7 @@ final class Decimal128ColumnWriter
                 page = general;
             }
         }
-        if (nesting != null) {
-            page = nesting.apply(page, count);
-        }
-        count = 0;
-        hasNulls = false;
-        return page;
+        return nesting == null ? page : nesting.apply(page, count);
     }
 
     private EncodedPage chunked(int perChunk, GeneralCompressor general)

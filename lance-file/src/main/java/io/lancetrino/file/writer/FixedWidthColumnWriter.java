@@ -187,14 +187,11 @@ final class FixedWidthColumnWriter
     public EncodedPage flush()
     {
         EncodedPage page = constantPages ? constantPage() : null;
-        if (page != null) {
-            count = 0;
-            hasNulls = false;
-            return page;
-        }
-        page = encoder.encode(values, nulls, hasNulls, count);
-        if (nesting != null) {
-            page = nesting.apply(page, count);
+        if (page == null) {
+            page = encoder.encode(values, nulls, hasNulls, count);
+            if (nesting != null) {
+                page = nesting.apply(page, count);
+            }
         }
         count = 0;
         hasNulls = false;

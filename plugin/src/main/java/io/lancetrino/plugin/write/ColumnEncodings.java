@@ -74,14 +74,15 @@ public record ColumnEncodings(String compression, String fileFormatVersion, Opti
                     .findFirst()
                     .orElse(NONE);
         }
-        Optional<Integer> level = Optional.ofNullable(manifest.getTableMetadataMap().get(STRING_COMPRESSION_LEVEL_KEY)).flatMap(ColumnEncodings::level);
-        return new ColumnEncodings(compression, fileFormatVersion, level);
+        return new ColumnEncodings(compression, fileFormatVersion, stringCompressionLevel(manifest));
     }
 
-    private static Optional<Integer> level(String value)
+    /** The table's {@code string_compression_level}, from its table metadata. */
+    public static Optional<Integer> stringCompressionLevel(Manifest manifest)
     {
+        String value = manifest.getTableMetadataMap().get(STRING_COMPRESSION_LEVEL_KEY);
         try {
-            return Optional.of(Integer.parseInt(value));
+            return Optional.ofNullable(value).map(Integer::parseInt);
         }
         catch (NumberFormatException e) {
             // written by hand or by another tool: the writer's default level then

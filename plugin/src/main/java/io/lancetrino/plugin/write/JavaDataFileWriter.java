@@ -34,6 +34,7 @@ import java.util.OptionalInt;
 import java.util.Set;
 import java.util.stream.Stream;
 
+import static com.google.common.collect.ImmutableList.toImmutableList;
 import static io.lancetrino.split.LanceErrorCode.LANCE_INVALID_JSON;
 import static io.trino.spi.StandardErrorCode.CONSTRAINT_VIOLATION;
 import static io.trino.spi.type.VarbinaryType.VARBINARY;
@@ -68,13 +69,13 @@ public final class JavaDataFileWriter
     /** Schema metadata of the files it writes, naming the writer as Parquet's {@code created_by} does. */
     public static final String WRITER_KEY = "lance-trino:writer";
     public static final String WRITER_VALUE = "java";
-    private static final String COMPRESSION = "lance-encoding:compression";
-    private static final String COMPRESSION_LEVEL = "lance-encoding:compression-level";
 
     private final LanceFileWriter writer;
     private final List<LanceField> fields;
     private final List<FileColumn> columns;
     private final List<Type> types;
+    // per column: whether it holds json anywhere, whose values are converted to JSONB on the way
+    private final List<Boolean> hasJson;
 
     /**
      * @param arrowSchema the fields as Arrow has them, from which the file's own schema is numbered
@@ -89,6 +90,7 @@ public final class JavaDataFileWriter
         this.fields = ImmutableList.copyOf(fields);
         this.columns = fileColumns(fields, types);
         this.types = ImmutableList.copyOf(types);
+        this.hasJson = types.stream().map(JavaDataFileWriter::hasJsonLeaves).collect(toImmutableList());
         this.writer = LanceFileWriter.create(
                 fileSystem.newOutputStream(location),
                 LanceDataFileLayout.majorVersion(fileFormatVersion),
@@ -210,13 +212,13 @@ public final class JavaDataFileWriter
         int level = EncodingOptions.DEFAULT_ZSTD_LEVEL;
         int stringLevel = EncodingOptions.DEFAULT_STRING_ZSTD_LEVEL;
         for (LanceField field : all) {
-            String compression = field.metadata().getOrDefault(COMPRESSION, "none");
+            String compression = field.metadata().getOrDefault(ColumnEncodings.COMPRESSION, ColumnEncodings.NONE);
             if (compression.equals("lz4")) {
                 return EncodingOptions.lz4();
             }
             if (compression.equals("zstd")) {
                 zstd = true;
-                String fieldLevel = field.metadata().get(COMPRESSION_LEVEL);
+                String fieldLevel = field.metadata().get(ColumnEncodings.COMPRESSION_LEVEL);
                 if (fieldLevel != null && Integer.parseInt(fieldLevel) != 0) {
                     // a level on a string field (string_compression_level) is the strings' level, on any other the rest's
                     if (VARIABLE_WIDTH.contains(field.logicalType())) {
@@ -247,10 +249,7 @@ public final class JavaDataFileWriter
             if (dimension.isPresent()) {
                 checkVectorLengths(fields.get(column).name(), dimension.getAsInt(), blocks[column]);
             }
-            if (isJson(fields.get(column))) {
-                blocks[column] = jsonb(fields.get(column).name(), types.get(column), blocks[column]);
-            }
-            else if (hasJsonLeaves(types.get(column))) {
+            if (hasJson.get(column)) {
                 blocks[column] = withJsonb(fields.get(column).name(), types.get(column), blocks[column]);
             }
         }
@@ -258,23 +257,10 @@ public final class JavaDataFileWriter
     }
 
     /**
-     * Trino json text as Lance's JSONB, the bytes the Lance SDK stores for a json column; a value JSONB cannot hold
-     * fails the write, naming the column, before anything is committed.
+     * The column with its json values as Lance's JSONB, the bytes the Lance SDK stores; a value JSONB cannot hold fails
+     * the write, naming the column, before anything is committed. Rows and arrays holding json are copied value by
+     * value, as such columns are rare.
      */
-    private static Block jsonb(String column, Type jsonType, Block block)
-    {
-        BlockBuilder builder = VARBINARY.createBlockBuilder(null, block.getPositionCount());
-        for (int position = 0; position < block.getPositionCount(); position++) {
-            if (block.isNull(position)) {
-                builder.appendNull();
-                continue;
-            }
-            VARBINARY.writeSlice(builder, Slices.wrappedBuffer(jsonbValue(column, jsonType.getSlice(block, position))));
-        }
-        return builder.build();
-    }
-
-    /** Rows and arrays holding json, with the json values as JSONB: copied value by value, as such columns are rare. */
     private static Block withJsonb(String column, Type type, Block block)
     {
         BlockBuilder builder = withJsonbLeaves(type).createBlockBuilder(null, block.getPositionCount());
