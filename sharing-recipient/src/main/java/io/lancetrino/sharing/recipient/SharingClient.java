@@ -19,6 +19,7 @@ import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Base64;
@@ -234,11 +235,11 @@ public final class SharingClient
         if (length == 0) {
             return new byte[0];
         }
-        HttpRequest request = HttpRequest.newBuilder(file.url())
+        HttpRequest request = newRequest(file.url())
                 .header("Range", "bytes=%s-%s".formatted(position, position + length - 1))
                 .timeout(Duration.ofMinutes(2))
                 .build();
-        HttpResponse<byte[]> response = exchange(request, HttpResponse.BodyHandlers.ofByteArray());
+        HttpResponse<byte[]> response = exchangeRetryingOnce(request, HttpResponse.BodyHandlers.ofByteArray());
         if (response.statusCode() == 403 || response.statusCode() == 404) {
             throw new FileNotFoundException("signed URL refused with HTTP " + response.statusCode());
         }
@@ -290,7 +291,7 @@ public final class SharingClient
                 throw new IllegalStateException("The sharing profile for %s expired at %s; ask the data provider for a new one".formatted(profile.endpoint(), expiration));
             }
         });
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(profile.endpoint() + "/" + path))
+        HttpRequest.Builder request = newRequest(URI.create(profile.endpoint() + "/" + path))
                 .header("Authorization", "Bearer " + profile.bearerToken())
                 .header(CAPABILITIES_HEADER, CAPABILITIES)
                 .timeout(Duration.ofMinutes(2));
@@ -306,6 +307,45 @@ public final class SharingClient
             throw new IOException("Sharing server %s answered %s with HTTP %s: %s".formatted(profile.endpoint(), path, status, errorText(response.body())));
         }
         return response;
+    }
+
+    /**
+     * HTTP/2 only where TLS negotiates it: over cleartext the JDK client's h2c upgrade lost its framing under
+     * concurrent range reads of large files ("Frame type(179) length(16305156) exceeds MAX_FRAME_SIZE").
+     */
+    static HttpRequest.Builder newRequest(URI uri)
+    {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri);
+        if ("http".equalsIgnoreCase(uri.getScheme())) {
+            request.version(HttpClient.Version.HTTP_1_1);
+        }
+        return request;
+    }
+
+    /**
+     * For idempotent reads only: a connection that fails before an answer (reset, closed, garbled) is tried once more
+     * on a new exchange, so one network hiccup does not fail a query; a timeout or an HTTP answer of any status is not
+     * retried.
+     */
+    private <T> HttpResponse<T> exchangeRetryingOnce(HttpRequest request, HttpResponse.BodyHandler<T> handler)
+            throws IOException
+    {
+        try {
+            return exchange(request, handler);
+        }
+        catch (InterruptedIOException | HttpTimeoutException e) {
+            // waited long enough already
+            throw e;
+        }
+        catch (IOException first) {
+            try {
+                return exchange(request, handler);
+            }
+            catch (IOException second) {
+                second.addSuppressed(first);
+                throw second;
+            }
+        }
     }
 
     private <T> HttpResponse<T> exchange(HttpRequest request, HttpResponse.BodyHandler<T> handler)
