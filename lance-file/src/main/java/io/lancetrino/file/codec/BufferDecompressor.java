@@ -65,19 +65,21 @@ public final class BufferDecompressor
                 int written = LZ4.get().decompress(input, inputOffset + 4, data.length() - 4, output, 0, size);
                 yield Slices.wrappedBuffer(output, 0, written);
             }
-            // a zstd frame prefixed with its u64 uncompressed size
+            // zstd frames (one, or several one after the other) prefixed with their u64 uncompressed size
             case COMPRESSION_ALGORITHM_ZSTD -> {
                 long size = data.getLong(0);
-                ZstdDecompressor decompressor = ZSTD.get();
-                // the frame records its own content size: a prefix that disagrees is damaged, not worth an allocation
-                long frameSize = decompressor.getDecompressedSize(input, inputOffset + 8, data.length() - 8);
-                if (size < 0 || size > Integer.MAX_VALUE - 16 || (frameSize >= 0 && frameSize != size)) {
-                    throw new IllegalStateException("zstd buffer claims %s bytes uncompressed, its frame %s".formatted(size, frameSize));
+                // frames record their content sizes: a prefix that disagrees is damaged, not worth an allocation
+                long framesSize = ZstdFrames.contentSize(input, inputOffset + 8, data.length() - 8);
+                if (size < 0 || size > Integer.MAX_VALUE - 16 || framesSize == ZstdFrames.DAMAGED || (framesSize >= 0 && framesSize != size)) {
+                    throw new IllegalStateException("zstd buffer claims %s bytes uncompressed, its frames %s".formatted(size, framesSize));
                 }
                 byte[] output = new byte[toIntExact(size)];
                 int written = nativeZstd
                         ? NativeZstd.instance().orElseThrow().decompress(input, inputOffset + 8, data.length() - 8, output, 0, output.length)
-                        : decompressor.decompress(input, inputOffset + 8, data.length() - 8, output, 0, output.length);
+                        : ZSTD.get().decompress(input, inputOffset + 8, data.length() - 8, output, 0, output.length);
+                if (written != size) {
+                    throw new IllegalStateException("zstd buffer claims %s bytes uncompressed, its frames gave %s".formatted(size, written));
+                }
                 yield Slices.wrappedBuffer(output, 0, written);
             }
             default -> throw new UnsupportedLanceEncodingException("Buffer compression " + compression.getScheme());

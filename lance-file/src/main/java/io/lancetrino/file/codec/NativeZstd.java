@@ -53,7 +53,8 @@ final class NativeZstd
     }
 
     /**
-     * Decompresses one whole frame into {@code output[outputOffset, outputOffset + outputLength)}, returning the bytes written.
+     * Decompresses whole frames (one, or several one after the other) into {@code output[outputOffset, outputOffset +
+     * outputLength)}, returning the bytes written.
      */
     int decompress(byte[] input, int inputOffset, int inputLength, byte[] output, int outputOffset, int outputLength)
     {

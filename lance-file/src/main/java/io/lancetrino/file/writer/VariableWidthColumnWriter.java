@@ -277,7 +277,7 @@ final class VariableWidthColumnWriter
             int values = chunkValues(start, targetBytes);
             Slice chunk = encodeChunk(data, start, values);
             rawSample += chunk.length();
-            compressedSample += compressor.compress(chunk).length();
+            compressedSample += compressor.compressVariable(chunk, offsetBytes * (values + 1)).length();
             start += values;
         }
         long raw = data.length() + (long) offsetBytes * count;
@@ -291,7 +291,7 @@ final class VariableWidthColumnWriter
         while (start < count) {
             int values = chunkValues(start, targetBytes);
             Slice chunk = encodeChunk(data, start, values);
-            chunks.addChunk(values, general == null ? chunk : general.compress(chunk));
+            chunks.addChunk(values, general == null ? chunk : general.compressVariable(chunk, offsetBytes * (values + 1)));
             start += values;
         }
         return chunks.page(general == null ? encoding : general.wrap(encoding), null, null, 0);

@@ -76,6 +76,61 @@ class TestBufferDecompressor
         }
     }
 
+    @Test
+    void framesOneAfterTheOtherDecodeAsOneBuffer()
+    {
+        // as the Java writer compresses a chunk of strings: its offsets and its bytes as two frames
+        byte[] offsets = new byte[8_000];
+        byte[] text = "the quick brown fox jumps over the lazy dog; ".repeat(1_000).getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        for (int i = 0; i < offsets.length; i += 4) {
+            int offset = i * 7;
+            offsets[i] = (byte) offset;
+            offsets[i + 1] = (byte) (offset >>> 8);
+        }
+        byte[] first = frame(offsets);
+        byte[] second = frame(text);
+        byte[] buffer = new byte[8 + first.length + second.length];
+        Slice data = Slices.wrappedBuffer(buffer);
+        data.setLong(0, offsets.length + text.length);
+        data.setBytes(8, first);
+        data.setBytes(8 + first.length, second);
+        byte[] expected = new byte[offsets.length + text.length];
+        System.arraycopy(offsets, 0, expected, 0, offsets.length);
+        System.arraycopy(text, 0, expected, offsets.length, text.length);
+        assertThat(ZstdFrames.contentSize(buffer, 8, buffer.length - 8)).isEqualTo(expected.length);
+        for (boolean nativeZstd : nativeZstdAvailable()) {
+            assertThat(bytes(BufferDecompressor.decompress(ZSTD, data, nativeZstd))).as("native %s", nativeZstd).isEqualTo(expected);
+
+            // a prefix that disagrees with the frames' sizes is refused before anything is allocated for it
+            for (long claimed : new long[] {expected.length - 1, expected.length + 1, offsets.length, Integer.MAX_VALUE - 100}) {
+                Slice damaged = Slices.wrappedBuffer(buffer.clone());
+                damaged.setLong(0, claimed);
+                assertThatThrownBy(() -> BufferDecompressor.decompress(ZSTD, damaged, nativeZstd))
+                        .as("claims %s, native %s", claimed, nativeZstd)
+                        .isInstanceOf(IllegalStateException.class)
+                        .hasMessageContaining("its frames " + expected.length);
+            }
+        }
+        // a second frame cut short, or bytes after the last frame that are no frame, do not parse
+        assertThat(ZstdFrames.contentSize(buffer, 8, buffer.length - 9)).isEqualTo(ZstdFrames.DAMAGED);
+        byte[] trailing = Arrays.copyOf(buffer, buffer.length + 2);
+        assertThat(ZstdFrames.contentSize(trailing, 8, trailing.length - 8)).isEqualTo(ZstdFrames.DAMAGED);
+        // skippable frames (which the format allows, and no Lance writer makes) count for nothing
+        byte[] skippable = {0x50, 0x2A, 0x4D, 0x18, 3, 0, 0, 0, 1, 2, 3};
+        byte[] withSkippable = new byte[buffer.length + skippable.length];
+        System.arraycopy(buffer, 0, withSkippable, 0, 8 + first.length);
+        System.arraycopy(skippable, 0, withSkippable, 8 + first.length, skippable.length);
+        System.arraycopy(second, 0, withSkippable, 8 + first.length + skippable.length, second.length);
+        assertThat(ZstdFrames.contentSize(withSkippable, 8, withSkippable.length - 8)).isEqualTo(expected.length);
+    }
+
+    private static byte[] frame(byte[] original)
+    {
+        ZstdCompressor compressor = ZstdCompressor.create(9);
+        byte[] compressed = new byte[compressor.maxCompressedLength(original.length)];
+        return Arrays.copyOf(compressed, compressor.compress(original, 0, original.length, compressed, 0, compressed.length));
+    }
+
     private static boolean[] nativeZstdAvailable()
     {
         return BufferDecompressor.nativeZstdAvailable() ? new boolean[] {false, true} : new boolean[] {false};
