@@ -1,5 +1,6 @@
 package io.lancetrino.benchmark;
 
+import io.lancetrino.plugin.sdk.LanceSdk;
 import io.lancetrino.plugin.sdk.LanceSdks;
 import com.google.common.collect.ImmutableList;
 import io.lancetrino.metadata.LanceTable;
@@ -85,33 +86,36 @@ public final class RandomAccessTimings
         LanceTableHandle handle = LanceTableHandle.of(name, snapshot);
         List<ColumnHandle> columns = ImmutableList.copyOf(LanceCatalog.columns(name, snapshot, TESTING_TYPE_MANAGER));
         List<ConnectorSplit> fragments = ReaderThroughput.splits(new LanceSplitManager(tables, config), handle);
-        LancePageSourceProvider provider = new LancePageSourceProvider(tables, config, LanceSdks.load(config));
+        List<Double> micros;
+        try (LanceSdk sdk = LanceSdks.load(config)) {
+            LancePageSourceProvider provider = new LancePageSourceProvider(tables, config, sdk);
 
-        // the same rows for every writer and reader: positions in the table's row order, drawn from one seed
-        Random random = new Random(seed);
-        long totalRows = fragments.stream().mapToLong(split -> ((LanceSplit) split).endRow() - ((LanceSplit) split).startRow()).sum();
-        List<LanceSplit> rows = new ArrayList<>();
-        for (int lookup = 0; lookup < lookups; lookup++) {
-            rows.add(oneRow(fragments, Math.floorMod(random.nextLong(), totalRows)));
-        }
-        List<Double> micros = new ArrayList<>();
-        for (int pass = 0; pass < 2; pass++) {
-            for (LanceSplit row : rows) {
-                long start = System.nanoTime();
-                int read = 0;
-                try (ConnectorPageSource source = provider.createPageSource(null, SESSION, row, handle, Optional.empty(), columns, DynamicFilter.EMPTY)) {
-                    for (SourcePage page = source.getNextSourcePage(); page != null; page = source.getNextSourcePage()) {
-                        for (int channel = 0; channel < page.getChannelCount(); channel++) {
-                            page.getBlock(channel);
+            // the same rows for every writer and reader: positions in the table's row order, drawn from one seed
+            Random random = new Random(seed);
+            long totalRows = fragments.stream().mapToLong(split -> ((LanceSplit) split).endRow() - ((LanceSplit) split).startRow()).sum();
+            List<LanceSplit> rows = new ArrayList<>();
+            for (int lookup = 0; lookup < lookups; lookup++) {
+                rows.add(oneRow(fragments, Math.floorMod(random.nextLong(), totalRows)));
+            }
+            micros = new ArrayList<>();
+            for (int pass = 0; pass < 2; pass++) {
+                for (LanceSplit row : rows) {
+                    long start = System.nanoTime();
+                    int read = 0;
+                    try (ConnectorPageSource source = provider.createPageSource(null, SESSION, row, handle, Optional.empty(), columns, DynamicFilter.EMPTY)) {
+                        for (SourcePage page = source.getNextSourcePage(); page != null; page = source.getNextSourcePage()) {
+                            for (int channel = 0; channel < page.getChannelCount(); channel++) {
+                                page.getBlock(channel);
+                            }
+                            read += page.getPositionCount();
                         }
-                        read += page.getPositionCount();
                     }
-                }
-                if (read != 1) {
-                    throw new IllegalStateException("A lookup of row %s of fragment %s returned %s rows".formatted(row.startRow(), row.fragmentId(), read));
-                }
-                if (pass == 1) {
-                    micros.add((System.nanoTime() - start) / 1e3);
+                    if (read != 1) {
+                        throw new IllegalStateException("A lookup of row %s of fragment %s returned %s rows".formatted(row.startRow(), row.fragmentId(), read));
+                    }
+                    if (pass == 1) {
+                        micros.add((System.nanoTime() - start) / 1e3);
+                    }
                 }
             }
         }

@@ -1,5 +1,6 @@
 package io.lancetrino.benchmark;
 
+import io.lancetrino.plugin.sdk.LanceSdk;
 import io.lancetrino.plugin.sdk.LanceSdks;
 import com.google.common.collect.ImmutableList;
 import io.lancetrino.metadata.ArrowAllocators;
@@ -126,7 +127,8 @@ public final class ReaderThroughput
                 .filter(column -> columnNames.isEmpty() || columnNames.contains(column.name()))
                 .collect(ImmutableList.toImmutableList());
         List<ConnectorSplit> splits = splits(new LanceSplitManager(tables, config), handle);
-        LancePageSourceProvider provider = new LancePageSourceProvider(tables, config, LanceSdks.load(config));
+        LanceSdk sdk = LanceSdks.load(config);
+        LancePageSourceProvider provider = new LancePageSourceProvider(tables, config, sdk);
         AtomicInteger next = new AtomicInteger();
         int threads = Runtime.getRuntime().availableProcessors();
         ExecutorService executor = Executors.newFixedThreadPool(threads);
@@ -157,6 +159,7 @@ public final class ReaderThroughput
         }
         finally {
             executor.shutdownNow();
+            sdk.close();
         }
     }
 
