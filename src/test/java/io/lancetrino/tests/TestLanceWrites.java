@@ -186,10 +186,11 @@ final class TestLanceWrites
             throws Exception
     {
         assertUpdate("CREATE SCHEMA IF NOT EXISTS w");
-        // zstd's optimal parsing from level 14 on also compresses the offsets before each chunk's text
+        // from level 14 on zstd parses the text optimally too, in chunks of up to 256 KiB: about a tenth smaller (the
+        // offsets before each chunk's text are a frame of their own at level 14 at any string level)
         assertUpdate("CREATE TABLE notes_archive WITH (string_compression_level = 15) AS SELECT orderkey, comment FROM tpch.tiny.lineitem", 60175);
         assertUpdate("CREATE TABLE notes_default AS SELECT orderkey, comment FROM tpch.tiny.lineitem", 60175);
-        assertThat(dataBytes(warehouse.resolve("w/notes_archive.lance"))).isLessThan(dataBytes(warehouse.resolve("w/notes_default.lance")) * 90 / 100);
+        assertThat(dataBytes(warehouse.resolve("w/notes_archive.lance"))).isLessThan(dataBytes(warehouse.resolve("w/notes_default.lance")) * 95 / 100);
         assertUpdate("ALTER TABLE notes_archive ADD COLUMN note varchar");
         Path table = warehouse.resolve("w/notes_archive.lance");
         try (var allocator = LanceFixtures.newAllocator();
