@@ -5,6 +5,7 @@ import io.lancetrino.file.codec.FsstDecoder;
 import io.lancetrino.file.codec.ValueDecoders;
 import io.lancetrino.file.codec.VariableOutput;
 import io.lancetrino.file.codec.VariableValues;
+import io.lancetrino.file.codec.ZstdStringChunks;
 import io.lancetrino.file.proto.encodings.CompressiveEncoding;
 import io.lancetrino.file.proto.encodings.MiniBlockLayout;
 import io.trino.spi.block.Block;
@@ -115,7 +116,7 @@ final class MiniBlockPageDecoder
                             VariableValues compressed = ValueDecoders.decodeVariable(valueEncoding.getFsst().getValues(), valueData, values);
                             FsstDecoder.of(valueEncoding.getFsst().getSymbolTable()).decompressInto(compressed, first, last, variableOutput, offsets, out, nulls);
                         }
-                        else {
+                        else if (nulls != null || first != 0 || last != values || !ZstdStringChunks.appendWhole(valueEncoding, valueData, values, variableOutput, offsets, out)) {
                             variableOutput.append(ValueDecoders.decodeVariable(valueEncoding, valueData, values), first, last, offsets, out, nulls);
                         }
                     }

@@ -87,6 +87,17 @@ public final class BufferDecompressor
     }
 
     /**
+     * Decompresses zstd frames without a length prefix into {@code output[outputOffset, outputOffset + outputLength)},
+     * returning the bytes written.
+     */
+    static int decompressZstd(byte[] input, int inputOffset, int inputLength, byte[] output, int outputOffset, int outputLength)
+    {
+        return nativeZstdAvailable()
+                ? NativeZstd.instance().orElseThrow().decompress(input, inputOffset, inputLength, output, outputOffset, outputLength)
+                : ZSTD.get().decompress(input, inputOffset, inputLength, output, outputOffset, outputLength);
+    }
+
+    /**
      * The last frames this thread decompressed, by the identity of the bytes they came from. A chunk that straddles two
      * batches is decoded for each of them, and its frame (64 KiB of strings) is then decompressed once; every column of
      * a batch decodes in turn, so a few frames per column are kept. Page buffers are never written after they are read.

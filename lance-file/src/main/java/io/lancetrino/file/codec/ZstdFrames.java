@@ -12,6 +12,7 @@ final class ZstdFrames
     private static final int FRAME_MAGIC = 0xFD2FB528;
     private static final int SKIPPABLE_MAGIC_MASK = 0xFFFFFFF0;
     private static final int SKIPPABLE_MAGIC = 0x184D2A50;
+    private static final int[] DICTIONARY_ID_BYTES = {0, 1, 2, 4};
 
     private ZstdFrames() {}
 
@@ -21,94 +22,107 @@ final class ZstdFrames
      */
     static long contentSize(byte[] input, int offset, int length)
     {
-        int position = offset;
-        int end = offset + length;
-        long total = 0;
-        boolean known = true;
         if (length == 0) {
             return DAMAGED;
         }
-        while (position < end) {
-            if (end - position < 4) {
+        int end = offset + length;
+        long total = 0;
+        boolean known = true;
+        long[] size = new long[1];
+        for (int position = offset; position < end; ) {
+            position = skipFrame(input, position, end, size);
+            if (position < 0) {
                 return DAMAGED;
             }
-            int magic = intAt(input, position);
-            position += 4;
-            if ((magic & SKIPPABLE_MAGIC_MASK) == SKIPPABLE_MAGIC) {
-                if (end - position < 4) {
-                    return DAMAGED;
-                }
-                long skip = intAt(input, position) & 0xFFFFFFFFL;
-                position += 4;
-                if (skip > end - position) {
-                    return DAMAGED;
-                }
-                position += (int) skip;
-                continue;
-            }
-            if (magic != FRAME_MAGIC || position >= end) {
-                return DAMAGED;
-            }
-            int descriptor = input[position++] & 0xFF;
-            int sizeFlag = descriptor >>> 6;
-            boolean singleSegment = (descriptor & 0x20) != 0;
-            boolean checksum = (descriptor & 0x04) != 0;
-            int dictionaryIdBytes = new int[] {0, 1, 2, 4}[descriptor & 0x03];
-            int sizeBytes = switch (sizeFlag) {
-                case 0 -> singleSegment ? 1 : 0;
-                case 1 -> 2;
-                case 2 -> 4;
-                default -> 8;
-            };
-            int headerRest = (singleSegment ? 0 : 1) + dictionaryIdBytes + sizeBytes;
-            if (end - position < headerRest) {
-                return DAMAGED;
-            }
-            position += (singleSegment ? 0 : 1) + dictionaryIdBytes;
-            long size = 0;
-            for (int i = 0; i < sizeBytes; i++) {
-                size |= (input[position + i] & 0xFFL) << (8 * i);
-            }
-            position += sizeBytes;
-            if (sizeBytes == 2) {
-                size += 256;
-            }
-            if (sizeBytes == 0) {
-                known = false;
-            }
-            else if (size < 0) {
-                return DAMAGED;
-            }
-            total += size;
-            boolean last;
-            do {
-                if (end - position < 3) {
-                    return DAMAGED;
-                }
-                int header = (input[position] & 0xFF) | (input[position + 1] & 0xFF) << 8 | (input[position + 2] & 0xFF) << 16;
-                position += 3;
-                last = (header & 1) != 0;
-                int type = (header >>> 1) & 3;
-                int blockSize = header >>> 3;
-                int stored = switch (type) {
-                    case 0, 2 -> blockSize;
-                    case 1 -> 1;
-                    default -> -1;
-                };
-                if (stored < 0 || stored > end - position) {
-                    return DAMAGED;
-                }
-                position += stored;
-            }
-            while (!last);
-            if (checksum) {
-                if (end - position < 4) {
-                    return DAMAGED;
-                }
-                position += 4;
-            }
+            known &= size[0] != UNKNOWN;
+            total += Math.max(size[0], 0);
         }
         return known ? total : UNKNOWN;
+    }
+
+    /** The compressed bytes of the first frame in {@code input[offset, offset + length)}, or {@link #DAMAGED}. */
+    static long firstFrameLength(byte[] input, int offset, int length)
+    {
+        int next = skipFrame(input, offset, offset + length, new long[1]);
+        return next < 0 ? DAMAGED : next - offset;
+    }
+
+    /**
+     * The position after the frame at {@code position}, or -1 when it does not parse within {@code end}; its declared
+     * content size goes to {@code contentSize[0]} ({@link #UNKNOWN} if none, 0 for a skippable frame).
+     */
+    private static int skipFrame(byte[] input, int position, int end, long[] contentSize)
+    {
+        if (end - position < 4) {
+            return -1;
+        }
+        int magic = intAt(input, position);
+        position += 4;
+        if ((magic & SKIPPABLE_MAGIC_MASK) == SKIPPABLE_MAGIC) {
+            if (end - position < 4) {
+                return -1;
+            }
+            long skip = intAt(input, position) & 0xFFFFFFFFL;
+            position += 4;
+            contentSize[0] = 0;
+            return skip > end - position ? -1 : position + (int) skip;
+        }
+        if (magic != FRAME_MAGIC || position >= end) {
+            return -1;
+        }
+        int descriptor = input[position++] & 0xFF;
+        boolean singleSegment = (descriptor & 0x20) != 0;
+        boolean checksum = (descriptor & 0x04) != 0;
+        int sizeBytes = switch (descriptor >>> 6) {
+            case 0 -> singleSegment ? 1 : 0;
+            case 1 -> 2;
+            case 2 -> 4;
+            default -> 8;
+        };
+        int skipped = (singleSegment ? 0 : 1) + DICTIONARY_ID_BYTES[descriptor & 0x03];
+        if (end - position < skipped + sizeBytes) {
+            return -1;
+        }
+        position += skipped;
+        long size = 0;
+        for (int i = 0; i < sizeBytes; i++) {
+            size |= (input[position + i] & 0xFFL) << (8 * i);
+        }
+        position += sizeBytes;
+        if (sizeBytes == 2) {
+            size += 256;
+        }
+        if (sizeBytes != 0 && size < 0) {
+            return -1;
+        }
+        contentSize[0] = sizeBytes == 0 ? UNKNOWN : size;
+        boolean last;
+        do {
+            if (end - position < 3) {
+                return -1;
+            }
+            int header = (input[position] & 0xFF) | (input[position + 1] & 0xFF) << 8 | (input[position + 2] & 0xFF) << 16;
+            position += 3;
+            last = (header & 1) != 0;
+            int stored = switch ((header >>> 1) & 3) {
+                // raw and compressed blocks store their size; an RLE block one byte
+                case 0, 2 -> header >>> 3;
+                case 1 -> 1;
+                default -> -1;
+            };
+            if (stored < 0 || stored > end - position) {
+                return -1;
+            }
+            position += stored;
+        }
+        while (!last);
+        if (checksum) {
+            if (end - position < 4) {
+                return -1;
+            }
+            position += 4;
+        }
+        return position;
     }
 
     private static int intAt(byte[] input, int position)

@@ -94,7 +94,7 @@ final class VariableWidthColumnWriter
         return type instanceof VarcharType || type instanceof VarbinaryType;
     }
 
-    private static CompressiveEncoding encoding(int offsetBytes)
+    static CompressiveEncoding encoding(int offsetBytes)
     {
         return CompressiveEncoding.newBuilder()
                 .setVariable(Variable.newBuilder().setOffsets(flat(8 * offsetBytes)))
