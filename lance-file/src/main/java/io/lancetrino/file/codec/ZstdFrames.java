@@ -125,7 +125,8 @@ final class ZstdFrames
         return position;
     }
 
-    private static int intAt(byte[] input, int position)
+    /** The little-endian int at {@code position}. */
+    static int intAt(byte[] input, int position)
     {
         return (input[position] & 0xFF) | (input[position + 1] & 0xFF) << 8 | (input[position + 2] & 0xFF) << 16 | (input[position + 3] & 0xFF) << 24;
     }

@@ -49,7 +49,7 @@ public final class ZstdStringChunks
             throw new IllegalStateException("zstd frame of offsets did not give its %s bytes".formatted(offsetsBytes));
         }
         // offsets count from the chunk's start, where the bytes begin right after the offsets
-        int previous = intAt(offsetBuffer, 0);
+        int previous = ZstdFrames.intAt(offsetBuffer, 0);
         if (previous != offsetsBytes) {
             throw new IllegalStateException("first string offset %s, expected %s after %s offsets".formatted(previous, offsetsBytes, count + 1));
         }
@@ -60,7 +60,7 @@ public final class ZstdStringChunks
         }
         int shift = size - offsetsBytes;
         for (int i = 1; i <= count; i++) {
-            int offset = intAt(offsetBuffer, 4 * i);
+            int offset = ZstdFrames.intAt(offsetBuffer, 4 * i);
             if (offset < previous || offset - offsetsBytes > bytesSize) {
                 throw new IllegalStateException("string offset %s after %s in a chunk of %s bytes".formatted(offset, previous, offsetsBytes + bytesSize));
             }
@@ -83,10 +83,5 @@ public final class ZstdStringChunks
         }
         CompressiveEncoding offsets = values.getVariable().getOffsets();
         return offsets.hasFlat() && !offsets.getFlat().hasData() && offsets.getFlat().getBitsPerValue() == 32;
-    }
-
-    private static int intAt(byte[] buffer, int position)
-    {
-        return (buffer[position] & 0xFF) | (buffer[position + 1] & 0xFF) << 8 | (buffer[position + 2] & 0xFF) << 16 | (buffer[position + 3] & 0xFF) << 24;
     }
 }
