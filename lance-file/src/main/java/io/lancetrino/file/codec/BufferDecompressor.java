@@ -74,9 +74,7 @@ public final class BufferDecompressor
                     throw new IllegalStateException("zstd buffer claims %s bytes uncompressed, its frames %s".formatted(size, framesSize));
                 }
                 byte[] output = new byte[toIntExact(size)];
-                int written = nativeZstd
-                        ? NativeZstd.instance().orElseThrow().decompress(input, inputOffset + 8, data.length() - 8, output, 0, output.length)
-                        : ZSTD.get().decompress(input, inputOffset + 8, data.length() - 8, output, 0, output.length);
+                int written = decompressZstd(input, inputOffset + 8, data.length() - 8, output, 0, output.length, nativeZstd);
                 if (written != size) {
                     throw new IllegalStateException("zstd buffer claims %s bytes uncompressed, its frames gave %s".formatted(size, written));
                 }
@@ -92,7 +90,12 @@ public final class BufferDecompressor
      */
     static int decompressZstd(byte[] input, int inputOffset, int inputLength, byte[] output, int outputOffset, int outputLength)
     {
-        return nativeZstdAvailable()
+        return decompressZstd(input, inputOffset, inputLength, output, outputOffset, outputLength, nativeZstdAvailable());
+    }
+
+    private static int decompressZstd(byte[] input, int inputOffset, int inputLength, byte[] output, int outputOffset, int outputLength, boolean nativeZstd)
+    {
+        return nativeZstd
                 ? NativeZstd.instance().orElseThrow().decompress(input, inputOffset, inputLength, output, outputOffset, outputLength)
                 : ZSTD.get().decompress(input, inputOffset, inputLength, output, outputOffset, outputLength);
     }

@@ -40,10 +40,13 @@ final class ZstdFrames
         return known ? total : UNKNOWN;
     }
 
-    /** The compressed bytes of the first frame in {@code input[offset, offset + length)}, or {@link #DAMAGED}. */
-    static long firstFrameLength(byte[] input, int offset, int length)
+    /**
+     * The compressed bytes of the first frame in {@code input[offset, offset + length)}, or {@link #DAMAGED}; its
+     * declared content size goes to {@code contentSize[0]} ({@link #UNKNOWN} if none).
+     */
+    static long firstFrameLength(byte[] input, int offset, int length, long[] contentSize)
     {
-        int next = skipFrame(input, offset, offset + length, new long[1]);
+        int next = skipFrame(input, offset, offset + length, contentSize);
         return next < 0 ? DAMAGED : next - offset;
     }
 

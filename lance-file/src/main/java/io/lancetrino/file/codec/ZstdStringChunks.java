@@ -29,15 +29,16 @@ public final class ZstdStringChunks
         byte[] input = data.byteArray();
         int framesStart = data.byteArrayOffset() + 8;
         int framesLength = data.length() - 8;
-        long offsetsFrame = ZstdFrames.firstFrameLength(input, framesStart, framesLength);
-        if (offsetsFrame <= 0 || offsetsFrame >= framesLength) {
+        int offsetsBytes = 4 * (count + 1);
+        long[] offsetsSize = new long[1];
+        long offsetsFrame = ZstdFrames.firstFrameLength(input, framesStart, framesLength, offsetsSize);
+        if (offsetsFrame <= 0 || offsetsFrame >= framesLength || offsetsSize[0] != offsetsBytes) {
             return false;
         }
-        int offsetsBytes = 4 * (count + 1);
         int bytesFrameStart = framesStart + (int) offsetsFrame;
         int bytesFrameLength = framesLength - (int) offsetsFrame;
         long bytesSize = ZstdFrames.contentSize(input, bytesFrameStart, bytesFrameLength);
-        if (ZstdFrames.contentSize(input, framesStart, (int) offsetsFrame) != offsetsBytes || bytesSize < 0 || offsetsBytes + bytesSize != total) {
+        if (bytesSize < 0 || offsetsBytes + bytesSize != total) {
             return false;
         }
         byte[] offsetBuffer = OFFSETS.get();

@@ -81,8 +81,8 @@ final class GeneralCompressor
      * become two frames one after the other under the one length prefix (zstd data may hold several frames, and Lance's
      * readers decompress them in one call): the increasing offsets at a level that parses optimally, since only its
      * 3-byte matches find their repeats, and the bytes at the column's level with entropy tables of their own. TPC-H
-     * {@code l_comment}, 1 M values in 64 KiB chunks at level 9: 10.0 MB as one frame, 8.0 MB as two, for a sixth more
-     * CPU. LZ4 blocks do not chain, so LZ4 keeps one block.
+     * {@code l_comment}, 1 M values in 64 KiB chunks at level 9: 10.0 MB as one frame, 8.0 MB as two, for a quarter more
+     * CPU on that column. LZ4 blocks do not chain, so LZ4 keeps one block.
      */
     Slice compressVariable(Slice chunk, int offsetsLength)
     {

@@ -313,7 +313,7 @@ public final class SharingClient
      * HTTP/2 only where TLS negotiates it: over cleartext the JDK client's h2c upgrade lost its framing under
      * concurrent range reads of large files ("Frame type(179) length(16305156) exceeds MAX_FRAME_SIZE").
      */
-    static HttpRequest.Builder newRequest(URI uri)
+    private static HttpRequest.Builder newRequest(URI uri)
     {
         HttpRequest.Builder request = HttpRequest.newBuilder(uri);
         if ("http".equalsIgnoreCase(uri.getScheme())) {
