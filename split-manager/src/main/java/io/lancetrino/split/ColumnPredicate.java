@@ -2,6 +2,8 @@ package io.lancetrino.split;
 
 import io.trino.spi.block.Block;
 import io.trino.spi.block.DictionaryBlock;
+import io.trino.spi.block.IntArrayBlock;
+import io.trino.spi.block.LongArrayBlock;
 import io.trino.spi.block.RunLengthEncodedBlock;
 import io.trino.spi.predicate.Domain;
 import io.trino.spi.predicate.Range;
@@ -44,6 +46,11 @@ public final class ColumnPredicate
     private final double[] doubleHighs;
     private final boolean[] lowInclusive;
     private final boolean[] highInclusive;
+    // verdicts on dictionary entries; MATCHES is the only one with the low bit set
+    private static final byte UNKNOWN = 0;
+    private static final byte MATCHES = 1;
+    private static final byte FAILS = 2;
+
     // the dictionary whose entries' verdicts are kept, and the verdicts
     private Block verdictsOf;
     private byte[] verdicts;
@@ -161,19 +168,20 @@ public final class ColumnPredicate
         Block dictionary = block.getDictionary();
         if (dictionary != verdictsOf) {
             verdictsOf = dictionary;
-            // 0 unknown, 1 matches, 2 does not
             verdicts = new byte[dictionary.getPositionCount()];
         }
         int kept = 0;
         for (int i = 0; i < count; i++) {
             int position = positions[i];
             int id = block.getId(position);
-            if (verdicts[id] == 0) {
-                verdicts[id] = matches(dictionary, id) ? (byte) 1 : (byte) 2;
+            byte verdict = verdicts[id];
+            if (verdict == UNKNOWN) {
+                verdict = matches(dictionary, id) ? MATCHES : FAILS;
+                verdicts[id] = verdict;
             }
-            if (verdicts[id] == 1) {
-                positions[kept++] = position;
-            }
+            // written always and kept by the verdict: a branch on it mispredicts on every mixed batch
+            positions[kept] = position;
+            kept += verdict & MATCHES;
         }
         return kept;
     }
@@ -187,6 +195,14 @@ public final class ColumnPredicate
     // filterLongs and filterDoubles are spelled out apart: they are the per-row loops of every narrowed scan
     private int filterLongs(Block block, int[] positions, int count)
     {
+        if (!block.mayHaveNull() && longLows.length == 1) {
+            if (block instanceof IntArrayBlock ints) {
+                return filterIntRange(ints, positions, count);
+            }
+            if (block instanceof LongArrayBlock longs) {
+                return filterLongRange(longs, positions, count);
+            }
+        }
         Type type = column.type();
         boolean mayHaveNull = block.mayHaveNull();
         int kept = 0;
@@ -200,9 +216,42 @@ public final class ColumnPredicate
                 long value = type.getLong(block, position);
                 matches = longLows.length <= LINEAR_SEARCH_RANGES ? inRangesLinear(value) : inRangesBinary(value);
             }
-            if (matches) {
-                positions[kept++] = position;
-            }
+            positions[kept] = position;
+            kept += matches ? 1 : 0;
+        }
+        return kept;
+    }
+
+    // one range over a block without nulls, the shape of most date and key filters: read from the array, kept without
+    // a branch
+    private int filterIntRange(IntArrayBlock block, int[] positions, int count)
+    {
+        int[] values = block.getRawValues();
+        int offset = block.getRawValuesOffset();
+        long low = longLows[0];
+        long high = longHighs[0];
+        int kept = 0;
+        for (int i = 0; i < count; i++) {
+            int position = positions[i];
+            long value = values[offset + position];
+            positions[kept] = position;
+            kept += value >= low & value <= high ? 1 : 0;
+        }
+        return kept;
+    }
+
+    private int filterLongRange(LongArrayBlock block, int[] positions, int count)
+    {
+        long[] values = block.getRawValues();
+        int offset = block.getRawValuesOffset();
+        long low = longLows[0];
+        long high = longHighs[0];
+        int kept = 0;
+        for (int i = 0; i < count; i++) {
+            int position = positions[i];
+            long value = values[offset + position];
+            positions[kept] = position;
+            kept += value >= low & value <= high ? 1 : 0;
         }
         return kept;
     }

@@ -16,6 +16,8 @@ import java.util.Random;
 import java.util.stream.IntStream;
 
 import static io.trino.spi.type.BigintType.BIGINT;
+import static io.trino.spi.type.DateType.DATE;
+import static io.trino.spi.type.IntegerType.INTEGER;
 import static io.trino.spi.type.DoubleType.DOUBLE;
 import static io.trino.spi.type.TypeUtils.writeNativeValue;
 import static io.trino.spi.type.VarcharType.VARCHAR;
@@ -63,6 +65,32 @@ final class TestColumnPredicate
                 .toList();
         assertThat(expected).hasSizeGreaterThan(100);
         assertThat(kept(BIGINT, domain, values)).isEqualTo(expected);
+    }
+
+    @Test
+    void testOneRangeOverBlocksWithoutNullsAgreesWithTheDomain()
+    {
+        // the array fast path: a region of the block (so its values start past the array's first), every third
+        // position, ranges with exclusive bounds
+        Random random = new Random(11);
+        for (Type type : List.of(BIGINT, INTEGER, DATE)) {
+            Domain domain = Domain.create(ValueSet.ofRanges(Range.range(type, -20L, false, 30L, true)), false);
+            BlockBuilder builder = type.createBlockBuilder(null, 3000);
+            Object[] values = new Object[3000];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = (long) random.nextInt(-60, 60);
+                writeNativeValue(type, builder, values[i]);
+            }
+            Block region = builder.build().getRegion(100, 2900);
+            int[] positions = IntStream.iterate(0, i -> i < 2900, i -> i + 3).toArray();
+            int count = ColumnPredicate.of(column(type), domain).orElseThrow().filter(region, positions, positions.length);
+            List<Integer> expected = IntStream.iterate(0, i -> i < 2900, i -> i + 3)
+                    .filter(i -> domain.includesNullableValue(values[100 + i]))
+                    .boxed()
+                    .toList();
+            assertThat(expected).hasSizeBetween(200, 800);
+            assertThat(Arrays.stream(positions, 0, count).boxed().toList()).as(type.toString()).isEqualTo(expected);
+        }
     }
 
     @Test
