@@ -158,22 +158,41 @@ final class MiniBlockPageDecoder
         }
         int[] ids = new int[count];
         boolean anyNull = false;
-        for (int i = 0; i < count; i++) {
-            if (nulls.isPresent() && nulls.get()[i]) {
-                // nulls point at one null entry appended to the dictionary
-                ids[i] = items;
-                anyNull = true;
-            }
-            else {
+        // one check after the loop: any id below zero or at least the item count sets the sign bit of this
+        long outOfRange = 0;
+        if (nulls.isEmpty()) {
+            for (int i = 0; i < count; i++) {
                 long id = indices[i];
-                if (id < 0 || id >= items) {
-                    throw new IllegalStateException(where + ": dictionary index %s outside a dictionary of %s items".formatted(id, items));
-                }
+                outOfRange |= id | (items - 1 - id);
                 ids[i] = (int) id;
             }
+        }
+        else {
+            boolean[] isNull = nulls.get();
+            for (int i = 0; i < count; i++) {
+                // nulls point at one null entry appended to the dictionary
+                long id = isNull[i] ? items : indices[i];
+                outOfRange |= isNull[i] ? 0 : id | (items - 1 - id);
+                anyNull |= isNull[i];
+                ids[i] = (int) id;
+            }
+        }
+        if (outOfRange < 0) {
+            throw outsideTheDictionary(where, indices, nulls, count, items);
         }
         return anyNull
                 ? DictionaryBlock.createProjectedDictionaryBlock(count, dictionary.dictionaryWithNull(), ids, dictionary.idWithNull())
                 : DictionaryBlock.createProjectedDictionaryBlock(count, dictionary.dictionary(), ids, dictionary.id());
+    }
+
+    private static IllegalStateException outsideTheDictionary(String where, long[] indices, Optional<boolean[]> nulls, int count, int items)
+    {
+        for (int i = 0; i < count; i++) {
+            long id = indices[i];
+            if ((nulls.isEmpty() || !nulls.get()[i]) && (id < 0 || id >= items)) {
+                return new IllegalStateException(where + ": dictionary index %s outside a dictionary of %s items".formatted(id, items));
+            }
+        }
+        throw new IllegalArgumentException("every index is inside the dictionary");
     }
 }
