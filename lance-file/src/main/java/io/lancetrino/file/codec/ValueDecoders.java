@@ -82,6 +82,10 @@ public final class ValueDecoders
             Bitpacking.decodeInlineInto(data, bitsPerValue(encoding), first, last, destination, destinationOffset);
             return;
         }
+        if (encoding.hasByteStreamSplit()) {
+            decodeByteStreamSplitInto(encoding, data, count, first, last, destination, destinationOffset);
+            return;
+        }
         if (encoding.hasGeneral()) {
             // the decompressed chunk decodes like any other, so plain values are copied straight from it
             decodeFixedInto(encoding.getGeneral().getValues(), BufferDecompressor.decompress(encoding.getGeneral().getCompression(), data), count, first, last, destination, destinationOffset);
@@ -134,6 +138,13 @@ public final class ValueDecoders
      */
     private static long[] decodeByteStreamSplit(CompressiveEncoding encoding, Slice data, int count)
     {
+        long[] decoded = new long[count];
+        decodeByteStreamSplitInto(encoding, data, count, 0, count, decoded, 0);
+        return decoded;
+    }
+
+    private static void decodeByteStreamSplitInto(CompressiveEncoding encoding, Slice data, int count, int first, int last, long[] destination, int destinationOffset)
+    {
         CompressiveEncoding inner = encoding.getByteStreamSplit().getValues();
         if (!inner.hasFlat() || inner.getFlat().hasData()) {
             throw unsupported(encoding);
@@ -146,18 +157,7 @@ public final class ValueDecoders
         if (values < count) {
             throw new IllegalStateException("byte stream split buffer holds %s values, %s wanted".formatted(values, count));
         }
-        long[] decoded = new long[count];
-        byte[] bytes = data.byteArray();
-        int base = data.byteArrayOffset();
-        // one pass per byte plane: sequential reads, and the JIT vectorizes the inner loop
-        for (int b = 0; b < width; b++) {
-            int plane = base + b * values;
-            int shift = 8 * b;
-            for (int i = 0; i < count; i++) {
-                decoded[i] |= (bytes[plane + i] & 0xFFL) << shift;
-            }
-        }
-        return decoded;
+        ByteStreamSplit.decodeInto(data.byteArray(), data.byteArrayOffset(), values, width, first, last, destination, destinationOffset);
     }
 
     /**
