@@ -223,7 +223,7 @@ public final class ColumnPredicate
     }
 
     // one range over a block without nulls, the shape of most date and key filters: read from the array, kept without
-    // a branch
+    // a branch; spelled out for int and long arrays, as the per-row loops above are
     private int filterIntRange(IntArrayBlock block, int[] positions, int count)
     {
         int[] values = block.getRawValues();
