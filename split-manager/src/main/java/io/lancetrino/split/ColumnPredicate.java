@@ -34,6 +34,10 @@ public final class ColumnPredicate
 {
     // a join's dynamic filter can hold thousands of keys; a few ranges are quicker to scan than to search
     private static final int LINEAR_SEARCH_RANGES = 8;
+    // verdicts on dictionary entries; MATCHES is the only one with the low bit set
+    private static final byte UNKNOWN = 0;
+    private static final byte MATCHES = 1;
+    private static final byte FAILS = 2;
 
     private final LanceColumnHandle column;
     private final Domain domain;
@@ -46,11 +50,6 @@ public final class ColumnPredicate
     private final double[] doubleHighs;
     private final boolean[] lowInclusive;
     private final boolean[] highInclusive;
-    // verdicts on dictionary entries; MATCHES is the only one with the low bit set
-    private static final byte UNKNOWN = 0;
-    private static final byte MATCHES = 1;
-    private static final byte FAILS = 2;
-
     // the dictionary whose entries' verdicts are kept, and the verdicts
     private Block verdictsOf;
     private byte[] verdicts;

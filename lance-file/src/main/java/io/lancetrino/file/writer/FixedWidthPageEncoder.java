@@ -57,7 +57,6 @@ final class FixedWidthPageEncoder
             }
         }
         EncodedPage plain;
-        boolean plainIsPacked = true;
         if (dictionaryBytes < Math.min(flatBytes, packedBytes)) {
             plain = dictionary(dictionary, nulls, hasNulls, count);
         }
@@ -66,13 +65,12 @@ final class FixedWidthPageEncoder
         }
         else {
             plain = flatPage(values, nulls, hasNulls, count);
-            plainIsPacked = false;
         }
         if (compressor == null) {
             return plain;
         }
         EncodedPage general = general(values, nulls, hasNulls, count, bitsPerValue, plain.bytes(), null, null, 0);
-        return general != null && saves(general, plain, count, plainIsPacked) ? general : plain;
+        return general != null && saves(general, plain, count) ? general : plain;
     }
 
     static boolean saves(EncodedPage general, EncodedPage plain)
@@ -81,12 +79,13 @@ final class FixedWidthPageEncoder
     }
 
     /**
-     * Whether general compression saves enough over a page of {@code count} values, which demands more where the page
-     * is bit-packed to {@link EncodingOptions#NARROW_BITS_PER_VALUE} bits a value or fewer.
+     * Whether general compression saves enough over a page of {@code count} values, which demands more where the page's
+     * values (or dictionary indices) are bit-packed to {@link EncodingOptions#NARROW_BITS_PER_VALUE} bits a value or fewer.
      */
-    private static boolean saves(EncodedPage general, EncodedPage plain, int count, boolean plainIsPacked)
+    private static boolean saves(EncodedPage general, EncodedPage plain, int count)
     {
-        if (plainIsPacked && plain.bytes() * 8 <= (long) EncodingOptions.NARROW_BITS_PER_VALUE * count) {
+        boolean packed = plain.layout().getMiniBlockLayout().getValueCompression().hasInlineBitpacking();
+        if (packed && plain.bytes() * 8 <= (long) EncodingOptions.NARROW_BITS_PER_VALUE * count) {
             return general.bytes() < (1 - EncodingOptions.MIN_NARROW_GENERAL_SAVING) * plain.bytes();
         }
         return saves(general, plain);
@@ -169,7 +168,7 @@ final class FixedWidthPageEncoder
             return packed;
         }
         EncodedPage general = general(ids, nulls, hasNulls, count, 32, packed.bytes(), dictionary, dictionaryEncoding, dictionaryItems);
-        return general != null && saves(general, packed, count, true) ? general : packed;
+        return general != null && saves(general, packed, count) ? general : packed;
     }
 
     /**
