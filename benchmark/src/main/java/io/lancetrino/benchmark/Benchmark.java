@@ -42,6 +42,9 @@ public final class Benchmark
         try (BenchmarkEnvironment environment = BenchmarkEnvironment.start(options.dataDirectory(), options.lanceProperties())) {
             double generation = TpchData.ensureGenerated(environment, options);
             List<QueryTimings.QueryResult> queries = options.measures("queries") ? QueryTimings.run(environment.runner(), options.selectedQueries(), options.runs()) : List.of();
+            List<OperatorTimings.QueryNodes> operators = options.measures("operators")
+                    ? OperatorTimings.measure(environment.runner(), BenchmarkQuery.ALL.stream().filter(query -> OperatorTimings.QUERIES.contains(query.name())).toList(), options.runs())
+                    : List.of();
             List<TpchData.TableStorage> storage = new ArrayList<>();
             Optional<ReaderThroughput.Result> reader = Optional.empty();
             List<RandomAccessTimings.Lookups> randomAccess = List.of();
@@ -121,6 +124,7 @@ public final class Benchmark
                     settings(options),
                     generation,
                     queries,
+                    operators,
                     storage,
                     writes.map(WriteTimings.Result::writes).orElse(List.of()),
                     writes.map(WriteTimings.Result::columns).orElse(List.of()),

@@ -26,6 +26,7 @@ public record BenchmarkReport(
         String lanceSettings,
         double generationSeconds,
         List<QueryTimings.QueryResult> queries,
+        List<OperatorTimings.QueryNodes> operators,
         List<TpchData.TableStorage> storage,
         List<WriteTimings.WriteResult> writes,
         List<WriteTimings.ColumnComparison> columnEncodings,
@@ -50,6 +51,7 @@ public record BenchmarkReport(
         requireNonNull(javaVersion, "javaVersion is null");
         requireNonNull(lanceSettings, "lanceSettings is null");
         queries = List.copyOf(queries);
+        operators = List.copyOf(operators);
         storage = List.copyOf(storage);
         writes = List.copyOf(writes);
         columnEncodings = List.copyOf(columnEncodings);
@@ -103,6 +105,14 @@ public record BenchmarkReport(
                     query.name(), query.lance().medianSeconds(), query.iceberg().medianSeconds(), query.ratio(),
                     query.lance().minSeconds(), query.lance().maxSeconds(), query.iceberg().minSeconds(), query.iceberg().maxSeconds(),
                     query.lance().medianCpuSeconds(), query.iceberg().medianCpuSeconds(), query.sameResult() ? "yes" : "**NO**"));
+        }
+        if (!operators.isEmpty()) {
+            out.append("\n| query | plan node | lance CPU ms | iceberg CPU ms | lance/iceberg |\n|---|---|---:|---:|---:|\n");
+        }
+        for (OperatorTimings.QueryNodes query : operators) {
+            for (OperatorTimings.NodeCpu node : query.measurable()) {
+                out.append("| %s | %s | %.1f | %.1f | %.2f |%n".formatted(query.query(), node.node(), node.lanceMillis(), node.icebergMillis(), node.lanceMillis() / node.icebergMillis()));
+            }
         }
         // a run of chosen queries measures nothing else: print only the tables that have rows
         if (!storage.isEmpty()) {

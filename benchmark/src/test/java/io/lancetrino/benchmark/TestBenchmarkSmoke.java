@@ -33,6 +33,19 @@ class TestBenchmarkSmoke
             assertThat(query.lance().medianSeconds()).isPositive();
             assertThat(query.iceberg().medianSeconds()).isPositive();
         });
+        // every query and column count has its scan, with CPU on both sides, and the aggregations above it
+        assertThat(report.operators()).extracting(OperatorTimings.QueryNodes::query).hasSize(OperatorTimings.QUERIES.size() + OperatorTimings.LINEITEM_COLUMNS.size())
+                .contains("q1", "q12", "count(l_comment)");
+        assertThat(report.operators()).allSatisfy(query -> {
+            assertThat(query.nodes()).extracting(OperatorTimings.NodeCpu::node).contains("scan lineitem");
+            assertThat(query.nodes()).extracting(OperatorTimings.NodeCpu::node).anyMatch(node -> node.startsWith("Aggregate "));
+            assertThat(query.nodes()).allSatisfy(node -> {
+                assertThat(node.lanceMillis()).isNotNegative();
+                assertThat(node.icebergMillis()).isNotNegative();
+            });
+        });
+        assertThat(report.operators().stream().filter(query -> query.query().equals("q12")).findFirst().orElseThrow().nodes())
+                .extracting(OperatorTimings.NodeCpu::node).contains("scan orders");
         assertThat(report.storage()).allSatisfy(table -> {
             assertThat(table.lanceDataBytes()).isPositive();
             assertThat(table.icebergDataBytes()).isPositive();
