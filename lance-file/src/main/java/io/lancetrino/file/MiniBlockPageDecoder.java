@@ -15,6 +15,7 @@ import io.trino.spi.type.Type;
 
 import java.util.List;
 import java.util.Optional;
+import java.util.function.IntToLongFunction;
 
 import static java.lang.Math.max;
 import static java.lang.Math.min;
@@ -60,7 +61,9 @@ final class MiniBlockPageDecoder
 
         int count = to - from;
         boolean[] nulls = hasDef ? new boolean[count] : null;
-        long[] fixed = kind == PageBlocks.Kind.FIXED ? new long[count] : kind == PageBlocks.Kind.FIXED_128 ? new long[count * 2] : null;
+        // values of up to 32 bits (32-bit types, dictionary ids) go to Trino as ints, so they are decoded as ints
+        int[] ints = kind == PageBlocks.Kind.FIXED && ValueDecoders.bitsPerValue(valueEncoding) <= 32 ? new int[count] : null;
+        long[] fixed = kind == PageBlocks.Kind.FIXED && ints == null ? new long[count] : kind == PageBlocks.Kind.FIXED_128 ? new long[count * 2] : null;
         VariableOutput variableOutput = kind == PageBlocks.Kind.VARIABLE ? new VariableOutput(count) : null;
         int[] offsets = kind == PageBlocks.Kind.VARIABLE ? new int[count + 1] : null;
 
@@ -103,8 +106,14 @@ final class MiniBlockPageDecoder
                 Slice valueData = parts.values()[0];
                 switch (kind) {
                     case FIXED -> {
-                        if (ValueDecoders.isRle(valueEncoding)) {
+                        if (ValueDecoders.isRle(valueEncoding) && ints != null) {
+                            ValueDecoders.decodeRleInto(valueEncoding, valueData, parts.values()[1], values, first, last, ints, out);
+                        }
+                        else if (ValueDecoders.isRle(valueEncoding)) {
                             ValueDecoders.decodeRleInto(valueEncoding, valueData, parts.values()[1], values, first, last, fixed, out);
+                        }
+                        else if (ints != null) {
+                            ValueDecoders.decodeFixedInto(valueEncoding, valueData, values, first, last, ints, out);
                         }
                         else {
                             ValueDecoders.decodeFixedInto(valueEncoding, valueData, values, first, last, fixed, out);
@@ -131,16 +140,38 @@ final class MiniBlockPageDecoder
 
         Optional<boolean[]> isNull = Optional.ofNullable(nulls);
         if (dictionary) {
-            return dictionaryBlock(where, layout, buffers, type, fixed, isNull, count);
+            return ints != null ? dictionaryBlock(where, layout, buffers, type, ints, isNull, count) : dictionaryBlock(where, layout, buffers, type, fixed, isNull, count);
         }
         return switch (kind) {
-            case FIXED -> PageBlocks.fixed(type, fixed, 0, count, isNull);
+            case FIXED -> ints != null ? PageBlocks.fixed(type, ints, count, isNull) : PageBlocks.fixed(type, fixed, 0, count, isNull);
             case FIXED_128 -> PageBlocks.fixed128((DecimalType) type, fixed, 0, count, isNull);
             case VARIABLE -> PageBlocks.variable(new VariableValues(variableOutput.slice(), offsets), 0, count, isNull);
         };
     }
 
+    /** A block of dictionary ids as longs (nested pages decode them so): checked as longs, then as ints. */
     static Block dictionaryBlock(String where, MiniBlockLayout layout, List<Slice> buffers, Type type, long[] indices, Optional<boolean[]> nulls, int count)
+    {
+        int items = toIntExact(layout.getNumDictionaryItems());
+        int[] ids = new int[count];
+        long outOfRange = 0;
+        for (int i = 0; i < count; i++) {
+            long id = indices[i];
+            // an id of 2^32 would wrap into the dictionary as an int
+            outOfRange |= nulls.isPresent() && nulls.get()[i] ? 0 : id | (items - 1 - id);
+            ids[i] = (int) id;
+        }
+        if (outOfRange < 0) {
+            throw outsideTheDictionary(where, i -> indices[i], nulls, count, items);
+        }
+        return dictionaryBlock(where, layout, buffers, type, ids, nulls, count);
+    }
+
+    /**
+     * A block of the page dictionary's values picked by {@code ids}, unsigned values decoded from the page, which
+     * becomes the block's own id array (nulls pointed at the null entry appended to the dictionary).
+     */
+    static Block dictionaryBlock(String where, MiniBlockLayout layout, List<Slice> buffers, Type type, int[] ids, Optional<boolean[]> nulls, int count)
     {
         if (buffers.size() < 3) {
             throw new IllegalStateException(where + ": dictionary page without a dictionary buffer");
@@ -156,41 +187,36 @@ final class MiniBlockPageDecoder
         if (dictionary.dictionary().getPositionCount() != items) {
             throw new IllegalStateException(where + ": dictionary of %s items, %s expected".formatted(dictionary.dictionary().getPositionCount(), items));
         }
-        int[] ids = new int[count];
         boolean anyNull = false;
-        // one check after the loop: any id below zero or at least the item count sets the sign bit of this
-        long outOfRange = 0;
+        // one check after the loop: an id at least the item count, or at least 2^31 (negative as an int), sets the sign bit
+        int outOfRange = 0;
         if (nulls.isEmpty()) {
             for (int i = 0; i < count; i++) {
-                long id = indices[i];
-                outOfRange |= id | (items - 1 - id);
-                ids[i] = (int) id;
+                outOfRange |= ids[i] | (items - 1 - ids[i]);
             }
         }
         else {
             boolean[] isNull = nulls.get();
             for (int i = 0; i < count; i++) {
-                // nulls point at one null entry appended to the dictionary
-                long id = isNull[i] ? items : indices[i];
+                int id = ids[i];
                 outOfRange |= isNull[i] ? 0 : id | (items - 1 - id);
                 anyNull |= isNull[i];
-                ids[i] = (int) id;
+                ids[i] = isNull[i] ? items : id;
             }
         }
         if (outOfRange < 0) {
-            throw outsideTheDictionary(where, indices, nulls, count, items);
+            throw outsideTheDictionary(where, i -> Integer.toUnsignedLong(ids[i]), nulls, count, items);
         }
         return anyNull
                 ? DictionaryBlock.createProjectedDictionaryBlock(count, dictionary.dictionaryWithNull(), ids, dictionary.idWithNull())
                 : DictionaryBlock.createProjectedDictionaryBlock(count, dictionary.dictionary(), ids, dictionary.id());
     }
 
-    private static IllegalStateException outsideTheDictionary(String where, long[] indices, Optional<boolean[]> nulls, int count, int items)
+    private static IllegalStateException outsideTheDictionary(String where, IntToLongFunction id, Optional<boolean[]> nulls, int count, int items)
     {
         for (int i = 0; i < count; i++) {
-            long id = indices[i];
-            if ((nulls.isEmpty() || !nulls.get()[i]) && (id < 0 || id >= items)) {
-                return new IllegalStateException(where + ": dictionary index %s outside a dictionary of %s items".formatted(id, items));
+            if ((nulls.isEmpty() || !nulls.get()[i]) && (id.applyAsLong(i) < 0 || id.applyAsLong(i) >= items)) {
+                return new IllegalStateException(where + ": dictionary index %s outside a dictionary of %s items".formatted(id.applyAsLong(i), items));
             }
         }
         throw new IllegalArgumentException("every index is inside the dictionary");

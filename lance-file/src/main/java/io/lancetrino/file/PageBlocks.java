@@ -24,6 +24,7 @@ import io.trino.spi.type.Type;
 import io.trino.spi.type.VarbinaryType;
 import io.trino.spi.type.VarcharType;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -115,6 +116,32 @@ final class PageBlocks
             return new ByteArrayBlock(count, bitmap(nulls, count), copy);
         }
         throw new UnsupportedLanceEncodingException("Trino type %s is not fixed width".formatted(type));
+    }
+
+    /**
+     * A block of the first {@code count} values of {@code values} (raw bits, at most 32 per value), which an int block
+     * keeps as its own array when it is exactly that long.
+     */
+    static Block fixed(Type type, int[] values, int count, Optional<boolean[]> nulls)
+    {
+        if (type == IntegerType.INTEGER || type == DateType.DATE || type == RealType.REAL) {
+            return new IntArrayBlock(count, bitmap(nulls, count), values.length == count ? values : Arrays.copyOf(values, count));
+        }
+        if (type == SmallintType.SMALLINT) {
+            short[] copy = new short[count];
+            for (int i = 0; i < count; i++) {
+                copy[i] = (short) values[i];
+            }
+            return new ShortArrayBlock(count, bitmap(nulls, count), copy);
+        }
+        if (type == TinyintType.TINYINT || type == BooleanType.BOOLEAN) {
+            byte[] copy = new byte[count];
+            for (int i = 0; i < count; i++) {
+                copy[i] = (byte) values[i];
+            }
+            return new ByteArrayBlock(count, bitmap(nulls, count), copy);
+        }
+        throw new UnsupportedLanceEncodingException("Trino type %s is not stored in 32 bits or fewer".formatted(type));
     }
 
     /** A block of {@code count} decimals from (low, high) pairs starting at value {@code offset}. */

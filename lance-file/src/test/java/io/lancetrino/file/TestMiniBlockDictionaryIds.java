@@ -54,13 +54,32 @@ final class TestMiniBlockDictionaryIds
                 .hasMessage("page: dictionary index 4294967296 outside a dictionary of 3 items");
     }
 
+    @Test
+    void idsDecodedAsIntsAreUnsigned()
+    {
+        // u32 ids decode into ints: one of 2^31 or more is negative there, and is refused by its unsigned value
+        int[] ids = {2, 0, 1};
+        Block block = MiniBlockPageDecoder.dictionaryBlock("page", LAYOUT, buffers(), BIGINT, ids, Optional.of(new boolean[] {false, true, false}), 3);
+        assertThat(values(block)).containsExactly(30L, null, 20L);
+        assertThatThrownBy(() -> MiniBlockPageDecoder.dictionaryBlock("page", LAYOUT, buffers(), BIGINT, new int[] {1, 0x8000_0000}, Optional.empty(), 2))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("page: dictionary index 2147483648 outside a dictionary of 3 items");
+        assertThatThrownBy(() -> MiniBlockPageDecoder.dictionaryBlock("page", LAYOUT, buffers(), BIGINT, new int[] {-1}, Optional.empty(), 1))
+                .hasMessage("page: dictionary index 4294967295 outside a dictionary of 3 items");
+    }
+
     private static Block decode(long[] indices, Optional<boolean[]> nulls)
+    {
+        return MiniBlockPageDecoder.dictionaryBlock("page", LAYOUT, buffers(), BIGINT, indices, nulls, indices.length);
+    }
+
+    private static List<Slice> buffers()
     {
         Slice dictionary = Slices.allocate(24);
         dictionary.setLong(0, 10);
         dictionary.setLong(8, 20);
         dictionary.setLong(16, 30);
-        return MiniBlockPageDecoder.dictionaryBlock("page", LAYOUT, List.of(Slices.EMPTY_SLICE, Slices.EMPTY_SLICE, dictionary), BIGINT, indices, nulls, indices.length);
+        return List.of(Slices.EMPTY_SLICE, Slices.EMPTY_SLICE, dictionary);
     }
 
     private static List<Long> values(Block block)

@@ -33,9 +33,21 @@ public final class Bitpacking
      */
     public static void decodeInlineInto(Slice data, int wordBits, int first, int last, long[] destination, int destinationOffset)
     {
+        decodeInlineInto(data, wordBits, first, last, (Object) destination, destinationOffset);
+    }
+
+    /** As {@link #decodeInlineInto(Slice, int, int, int, long[], int)}, into ints, for words of at most 32 bits. */
+    public static void decodeInlineInto(Slice data, int wordBits, int first, int last, int[] destination, int destinationOffset)
+    {
+        decodeInlineInto(data, wordBits, first, last, (Object) destination, destinationOffset);
+    }
+
+    // one walk over the blocks for both widths of destination: System.arraycopy takes either array
+    private static void decodeInlineInto(Slice data, int wordBits, int first, int last, Object destination, int destinationOffset)
+    {
         int wordBytes = wordBits / 8;
         int position = 0;
-        long[] scratch = null;
+        Object scratch = null;
         for (int block = 0; block * BLOCK_VALUES < last; block++) {
             int bitWidth = (int) FastLanesUnpacker.word(data, position, wordBits);
             position += wordBytes;
@@ -43,19 +55,28 @@ public final class Bitpacking
             int blockEnd = blockStart + BLOCK_VALUES;
             if (blockEnd > first) {
                 if (blockStart >= first && blockEnd <= last) {
-                    FastLanesUnpacker.unpack(data, position, wordBits, bitWidth, destination, destinationOffset + blockStart - first);
+                    unpack(data, position, wordBits, bitWidth, destination, destinationOffset + blockStart - first);
                 }
                 else {
                     if (scratch == null) {
-                        scratch = new long[BLOCK_VALUES];
+                        scratch = destination instanceof int[] ? new int[BLOCK_VALUES] : new long[BLOCK_VALUES];
                     }
-                    FastLanesUnpacker.unpack(data, position, wordBits, bitWidth, scratch, 0);
+                    unpack(data, position, wordBits, bitWidth, scratch, 0);
                     int from = Math.max(first, blockStart);
                     int to = Math.min(last, blockEnd);
                     System.arraycopy(scratch, from - blockStart, destination, destinationOffset + from - first, to - from);
                 }
             }
             position += FastLanesUnpacker.packedWords(wordBits, bitWidth) * wordBytes;
+        }
+    }
+
+    private static void unpack(Slice data, int position, int wordBits, int bitWidth, Object destination, int offset)
+    {
+        switch (destination) {
+            case int[] ints -> FastLanesUnpacker.unpack(data, position, wordBits, bitWidth, ints, offset);
+            case long[] longs -> FastLanesUnpacker.unpack(data, position, wordBits, bitWidth, longs, offset);
+            default -> throw new IllegalArgumentException("destination " + destination.getClass());
         }
     }
 

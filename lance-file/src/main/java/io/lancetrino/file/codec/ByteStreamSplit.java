@@ -27,7 +27,17 @@ final class ByteStreamSplit
      */
     static void decodeInto(byte[] bytes, int base, int values, int width, int first, int last, long[] destination, int destinationOffset)
     {
-        if (width != 4 && width != 8) {
+        if (width == 4) {
+            // 4-byte values are decoded as ints (their usual destination), then widened
+            int[] narrow = new int[last - first];
+            decodeInto(bytes, base, values, first, last, narrow, 0);
+            checkFromToIndex(destinationOffset, destinationOffset + narrow.length, destination.length);
+            for (int i = 0; i < narrow.length; i++) {
+                destination[destinationOffset + i] = narrow[i] & 0xFFFF_FFFFL;
+            }
+            return;
+        }
+        if (width != 8) {
             throw new IllegalArgumentException("byte stream split of %s-byte values".formatted(width));
         }
         checkFromToIndex(base, base + values * width, bytes.length);
@@ -35,20 +45,33 @@ final class ByteStreamSplit
         checkFromToIndex(destinationOffset, destinationOffset + last - first, destination.length);
         int i = first;
         int out = destinationOffset;
-        if (width == 8) {
-            for (; i + 8 <= last; i += 8, out += 8) {
-                transpose8(bytes, base + i, values, destination, out);
-            }
-        }
-        else {
-            for (; i + 8 <= last; i += 8, out += 8) {
-                transpose4(bytes, base + i, values, destination, out);
-            }
+        for (; i + 8 <= last; i += 8, out += 8) {
+            transpose8(bytes, base + i, values, destination, out);
         }
         for (; i < last; i++, out++) {
             long value = 0;
-            for (int b = 0; b < width; b++) {
+            for (int b = 0; b < 8; b++) {
                 value |= (bytes[base + b * values + i] & 0xFFL) << (8 * b);
+            }
+            destination[out] = value;
+        }
+    }
+
+    /** As the other {@code decodeInto}, for 4-byte values into ints. */
+    static void decodeInto(byte[] bytes, int base, int values, int first, int last, int[] destination, int destinationOffset)
+    {
+        checkFromToIndex(base, base + values * 4, bytes.length);
+        checkFromToIndex(first, last, values);
+        checkFromToIndex(destinationOffset, destinationOffset + last - first, destination.length);
+        int i = first;
+        int out = destinationOffset;
+        for (; i + 8 <= last; i += 8, out += 8) {
+            transpose4(bytes, base + i, values, destination, out);
+        }
+        for (; i < last; i++, out++) {
+            int value = 0;
+            for (int b = 0; b < 4; b++) {
+                value |= (bytes[base + b * values + i] & 0xFF) << (8 * b);
             }
             destination[out] = value;
         }
@@ -94,7 +117,7 @@ final class ByteStreamSplit
     }
 
     // eight values of four planes: the first two steps of transpose8, whose 32-bit halves are then whole values
-    private static void transpose4(byte[] bytes, int start, int stride, long[] destination, int out)
+    private static void transpose4(byte[] bytes, int start, int stride, int[] destination, int out)
     {
         long p0 = (long) LONGS.get(bytes, start);
         long p1 = (long) LONGS.get(bytes, start + stride);
@@ -108,13 +131,13 @@ final class ByteStreamSplit
         long values26 = (even01 >>> 16 & SHORTS) | (even23 & ~SHORTS);
         long values15 = (odd01 & SHORTS) | (odd23 & SHORTS) << 16;
         long values37 = (odd01 >>> 16 & SHORTS) | (odd23 & ~SHORTS);
-        destination[out] = values04 & INTS;
-        destination[out + 1] = values15 & INTS;
-        destination[out + 2] = values26 & INTS;
-        destination[out + 3] = values37 & INTS;
-        destination[out + 4] = values04 >>> 32;
-        destination[out + 5] = values15 >>> 32;
-        destination[out + 6] = values26 >>> 32;
-        destination[out + 7] = values37 >>> 32;
+        destination[out] = (int) values04;
+        destination[out + 1] = (int) values15;
+        destination[out + 2] = (int) values26;
+        destination[out + 3] = (int) values37;
+        destination[out + 4] = (int) (values04 >>> 32);
+        destination[out + 5] = (int) (values15 >>> 32);
+        destination[out + 6] = (int) (values26 >>> 32);
+        destination[out + 7] = (int) (values37 >>> 32);
     }
 }

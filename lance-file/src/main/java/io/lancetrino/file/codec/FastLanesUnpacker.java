@@ -7,7 +7,7 @@ import java.util.Arrays;
 import static com.google.common.base.Preconditions.checkArgument;
 
 /**
- * Scalar unpacking of Lance's FastLanes bit-packing: blocks of 1024 values of an unsigned word type of T bits.
+ * Unpacking of Lance's FastLanes bit-packing: blocks of 1024 values of an unsigned word type of T bits.
  * Each of the 1024/T lanes packs T values; the packed word for (row, lane) sits at {@code LANES * word + lane} and the
  * value of (row, lane) belongs at a transposed logical index, so unpacking yields the values in their original order.
  */
@@ -20,8 +20,31 @@ public final class FastLanesUnpacker
     // a block never packs into more than 1024 words; decoding threads reuse theirs
     private static final ThreadLocal<long[]> LONG_SCRATCH = ThreadLocal.withInitial(() -> new long[BLOCK_VALUES]);
     private static final ThreadLocal<int[]> INT_SCRATCH = ThreadLocal.withInitial(() -> new int[BLOCK_VALUES]);
+    private static final ThreadLocal<int[]> INT_VALUES = ThreadLocal.withInitial(() -> new int[BLOCK_VALUES]);
+
+    // 32- and 64-bit words unpack with the Vector API where Trino's JVM has its module (Trino needs it too)
+    private static final boolean VECTORS = vectorsUsable();
 
     private FastLanesUnpacker() {}
+
+    private static boolean vectorsUsable()
+    {
+        if (ModuleLayer.boot().findModule("jdk.incubator.vector").isEmpty()) {
+            return false;
+        }
+        try {
+            return VectorUnpacker.usable();
+        }
+        catch (LinkageError e) {
+            return false;
+        }
+    }
+
+    /** Where a row's first lane goes in the block: Lance's (FastLanes') interleaving of the eight 8-row groups. */
+    static int rowStart(int row)
+    {
+        return FL_ORDER[(row >>> 3) & 7] * 16 + (row & 7) * 128;
+    }
 
     /** Packed words one block of {@code bitWidth}-bit values takes, in words of {@code wordBits}. */
     public static int packedWords(int wordBits, int bitWidth)
@@ -35,64 +58,91 @@ public final class FastLanesUnpacker
      */
     public static void unpack(Slice packed, int offset, int wordBits, int bitWidth, long[] out, int outOffset)
     {
-        checkArgument(wordBits == 8 || wordBits == 16 || wordBits == 32 || wordBits == 64, "word width %s", wordBits);
-        checkArgument(bitWidth >= 0 && bitWidth <= wordBits, "bit width %s for %s-bit words", bitWidth, wordBits);
+        checkWidths(wordBits, bitWidth);
         if (bitWidth == 0) {
             Arrays.fill(out, outOffset, outOffset + BLOCK_VALUES, 0);
             return;
         }
-        int words = packedWords(wordBits, bitWidth);
-        if (wordBits == 32) {
-            int[] scratch = INT_SCRATCH.get();
-            packed.getInts(offset, scratch, 0, words);
-            unpackInts(scratch, bitWidth, out, outOffset);
+        if (wordBits < 64) {
+            // narrower words unpack as ints, then widen
+            int[] values = INT_VALUES.get();
+            unpackNarrow(packed, offset, wordBits, bitWidth, values, 0);
+            for (int i = 0; i < BLOCK_VALUES; i++) {
+                out[outOffset + i] = values[i] & 0xFFFF_FFFFL;
+            }
             return;
         }
         long[] scratch = LONG_SCRATCH.get();
-        words(packed, offset, wordBits, words, scratch);
-        unpackWords(scratch, wordBits, bitWidth, out, outOffset);
+        packed.getLongs(offset, scratch, 0, packedWords(wordBits, bitWidth));
+        if (VECTORS) {
+            VectorUnpacker.unpackLongs(scratch, bitWidth, out, outOffset);
+        }
+        else {
+            unpackLongs(scratch, bitWidth, out, outOffset);
+        }
     }
 
-    /** As {@link #unpackWords} for 32-bit words, read as unsigned without widening them first. */
-    private static void unpackInts(int[] words, int bitWidth, long[] out, int outOffset)
+    /**
+     * As {@link #unpack(Slice, int, int, int, long[], int)} for words of at most 32 bits, into ints: values of 32-bit
+     * types and dictionary ids go to Trino blocks as ints, so they never pass through longs.
+     */
+    public static void unpack(Slice packed, int offset, int wordBits, int bitWidth, int[] out, int outOffset)
     {
-        int lanes = BLOCK_VALUES / 32;
-        long mask = (1L << bitWidth) - 1;
-        for (int row = 0; row < 32; row++) {
-            int bit = row * bitWidth;
-            int first = (bit >>> 5) * lanes;
-            int shift = bit & 31;
-            int base = outOffset + FL_ORDER[row >>> 3] * 16 + (row & 7) * 128;
-            if (shift + bitWidth <= 32) {
-                for (int lane = 0; lane < lanes; lane++) {
-                    out[base + lane] = ((words[first + lane] & 0xFFFF_FFFFL) >>> shift) & mask;
+        checkWidths(wordBits, bitWidth);
+        checkArgument(wordBits <= 32, "%s-bit words do not unpack into ints", wordBits);
+        if (bitWidth == 0) {
+            Arrays.fill(out, outOffset, outOffset + BLOCK_VALUES, 0);
+            return;
+        }
+        unpackNarrow(packed, offset, wordBits, bitWidth, out, outOffset);
+    }
+
+    private static void checkWidths(int wordBits, int bitWidth)
+    {
+        checkArgument(wordBits == 8 || wordBits == 16 || wordBits == 32 || wordBits == 64, "word width %s", wordBits);
+        checkArgument(bitWidth >= 0 && bitWidth <= wordBits, "bit width %s for %s-bit words", bitWidth, wordBits);
+    }
+
+    private static void unpackNarrow(Slice packed, int offset, int wordBits, int bitWidth, int[] out, int outOffset)
+    {
+        int words = packedWords(wordBits, bitWidth);
+        int[] scratch = INT_SCRATCH.get();
+        switch (wordBits) {
+            case 32 -> packed.getInts(offset, scratch, 0, words);
+            case 16 -> {
+                for (int i = 0; i < words; i++) {
+                    scratch[i] = packed.getUnsignedShort(offset + i * 2);
                 }
             }
-            else {
-                int second = first + lanes;
-                int back = 32 - shift;
-                for (int lane = 0; lane < lanes; lane++) {
-                    out[base + lane] = (((words[first + lane] & 0xFFFF_FFFFL) >>> shift) | ((words[second + lane] & 0xFFFF_FFFFL) << back)) & mask;
+            default -> {
+                for (int i = 0; i < words; i++) {
+                    scratch[i] = packed.getUnsignedByte(offset + i);
                 }
             }
+        }
+        if (wordBits == 32 && VECTORS) {
+            VectorUnpacker.unpackInts(scratch, bitWidth, out, outOffset);
+        }
+        else {
+            unpackInts(scratch, wordBits, bitWidth, out, outOffset);
         }
     }
 
     /**
      * The row's values of all lanes are adjacent both in the packed words and in the output, so the inner loop runs over
-     * lanes with one shift for all of them, which the JIT turns into vector instructions.
+     * lanes with one shift for all of them, which the JIT turns into vector instructions. Words narrower than 32 bits are
+     * zero-extended in {@code words}, so shifting left past them needs the word mask.
      */
-    private static void unpackWords(long[] words, int wordBits, int bitWidth, long[] out, int outOffset)
+    static void unpackInts(int[] words, int wordBits, int bitWidth, int[] out, int outOffset)
     {
         int lanes = BLOCK_VALUES / wordBits;
-        long mask = bitWidth == 64 ? -1L : (1L << bitWidth) - 1;
-        // a narrower word's high bits are zero in the widened array, so shifting left past them needs the word mask
-        long wordMask = wordBits == 64 ? -1L : (1L << wordBits) - 1;
+        int mask = bitWidth == 32 ? -1 : (1 << bitWidth) - 1;
+        int wordMask = wordBits == 32 ? -1 : (1 << wordBits) - 1;
         for (int row = 0; row < wordBits; row++) {
             int bit = row * bitWidth;
             int first = (bit / wordBits) * lanes;
             int shift = bit % wordBits;
-            int base = outOffset + FL_ORDER[row / 8] * 16 + (row % 8) * 128;
+            int base = outOffset + rowStart(row);
             if (shift + bitWidth <= wordBits) {
                 for (int lane = 0; lane < lanes; lane++) {
                     out[base + lane] = (words[first + lane] >>> shift) & mask;
@@ -109,19 +159,26 @@ public final class FastLanesUnpacker
         }
     }
 
-    /** The block's packed words, zero-extended to longs. */
-    private static void words(Slice packed, int offset, int wordBits, int count, long[] words)
+    /** As {@link #unpackInts} for 64-bit words. */
+    static void unpackLongs(long[] words, int bitWidth, long[] out, int outOffset)
     {
-        switch (wordBits) {
-            case 64 -> packed.getLongs(offset, words, 0, count);
-            case 16 -> {
-                for (int i = 0; i < count; i++) {
-                    words[i] = packed.getUnsignedShort(offset + i * 2);
+        int lanes = BLOCK_VALUES / 64;
+        long mask = bitWidth == 64 ? -1L : (1L << bitWidth) - 1;
+        for (int row = 0; row < 64; row++) {
+            int bit = row * bitWidth;
+            int first = (bit / 64) * lanes;
+            int shift = bit % 64;
+            int base = outOffset + rowStart(row);
+            if (shift + bitWidth <= 64) {
+                for (int lane = 0; lane < lanes; lane++) {
+                    out[base + lane] = (words[first + lane] >>> shift) & mask;
                 }
             }
-            default -> {
-                for (int i = 0; i < count; i++) {
-                    words[i] = packed.getUnsignedByte(offset + i);
+            else {
+                int second = first + lanes;
+                int back = 64 - shift;
+                for (int lane = 0; lane < lanes; lane++) {
+                    out[base + lane] = ((words[first + lane] >>> shift) | (words[second + lane] << back)) & mask;
                 }
             }
         }

@@ -94,6 +94,42 @@ public final class ValueDecoders
         System.arraycopy(decodeFixed(encoding, data, count), first, destination, destinationOffset, last - first);
     }
 
+    /**
+     * As {@link #decodeFixedInto(CompressiveEncoding, Slice, int, int, int, long[], int)} for values of at most 32 bits
+     * (32-bit types and dictionary ids), into ints: Trino keeps them as ints, so the common encodings never pass
+     * through longs. Others are decoded as longs and narrowed.
+     */
+    public static void decodeFixedInto(CompressiveEncoding encoding, Slice data, int count, int first, int last, int[] destination, int destinationOffset)
+    {
+        if (bitsPerValue(encoding) > 32) {
+            throw new IllegalArgumentException("%s-bit values do not decode into ints".formatted(bitsPerValue(encoding)));
+        }
+        if (encoding.hasFlat() && !encoding.getFlat().hasData() && encoding.getFlat().getBitsPerValue() == 32) {
+            data.getInts(first * 4, destination, destinationOffset, last - first);
+            return;
+        }
+        if (encoding.hasInlineBitpacking() && !encoding.getInlineBitpacking().hasValues()) {
+            Bitpacking.decodeInlineInto(data, bitsPerValue(encoding), first, last, destination, destinationOffset);
+            return;
+        }
+        if (encoding.hasByteStreamSplit() && byteStreamSplitWidth(encoding) == 4) {
+            ByteStreamSplit.decodeInto(data.byteArray(), data.byteArrayOffset(), byteStreamSplitValues(data, 4, count), first, last, destination, destinationOffset);
+            return;
+        }
+        if (encoding.hasGeneral()) {
+            decodeFixedInto(encoding.getGeneral().getValues(), BufferDecompressor.decompress(encoding.getGeneral().getCompression(), data), count, first, last, destination, destinationOffset);
+            return;
+        }
+        narrow(decodeFixed(encoding, data, count), first, last, destination, destinationOffset);
+    }
+
+    private static void narrow(long[] values, int first, int last, int[] destination, int destinationOffset)
+    {
+        for (int i = first; i < last; i++) {
+            destination[destinationOffset + i - first] = (int) values[i];
+        }
+    }
+
     private static long[] decodeFlat(Flat flat, Slice data, int count)
     {
         if (flat.hasData()) {
@@ -145,6 +181,13 @@ public final class ValueDecoders
 
     private static void decodeByteStreamSplitInto(CompressiveEncoding encoding, Slice data, int count, int first, int last, long[] destination, int destinationOffset)
     {
+        int width = byteStreamSplitWidth(encoding);
+        ByteStreamSplit.decodeInto(data.byteArray(), data.byteArrayOffset(), byteStreamSplitValues(data, width, count), width, first, last, destination, destinationOffset);
+    }
+
+    /** Bytes per value of a byte-stream split encoding: 4 or 8, of plain values. */
+    private static int byteStreamSplitWidth(CompressiveEncoding encoding)
+    {
         CompressiveEncoding inner = encoding.getByteStreamSplit().getValues();
         if (!inner.hasFlat() || inner.getFlat().hasData()) {
             throw unsupported(encoding);
@@ -153,11 +196,17 @@ public final class ValueDecoders
         if (width != 4 && width != 8) {
             throw unsupported(encoding);
         }
+        return width;
+    }
+
+    /** The values a byte-stream split buffer holds (its length over the value width), at least {@code count}. */
+    private static int byteStreamSplitValues(Slice data, int width, int count)
+    {
         int values = data.length() / width;
         if (values < count) {
             throw new IllegalStateException("byte stream split buffer holds %s values, %s wanted".formatted(values, count));
         }
-        ByteStreamSplit.decodeInto(data.byteArray(), data.byteArrayOffset(), values, width, first, last, destination, destinationOffset);
+        return values;
     }
 
     /**
@@ -225,6 +274,15 @@ public final class ValueDecoders
         if (position != count) {
             throw new IllegalStateException("RLE runs hold %s values, %s expected".formatted(position, count));
         }
+    }
+
+    /** As {@link #decodeRleInto(CompressiveEncoding, Slice, Slice, int, int, int, long[], int)}, into ints. */
+    public static void decodeRleInto(CompressiveEncoding encoding, Slice runData, Slice lengths, int count, int first, int last, int[] output, int outputOffset)
+    {
+        // run-length encoding is rare in the files read here (the Java writer does not choose it): no path of its own
+        long[] values = new long[last - first];
+        decodeRleInto(encoding, runData, lengths, count, first, last, values, 0);
+        narrow(values, 0, values.length, output, outputOffset);
     }
 
     /** Decodes {@code count} 128-bit values as (low, high) long pairs, little-endian as stored. */

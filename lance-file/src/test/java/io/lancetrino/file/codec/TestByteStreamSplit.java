@@ -28,6 +28,15 @@ final class TestByteStreamSplit
                                 .isEqualTo(Arrays.copyOfRange(expected, first, last));
                         assertThat(decoded[0]).isEqualTo(-7);
                         assertThat(decoded[decoded.length - 1]).isEqualTo(-7);
+                        if (width == 4) {
+                            int[] ints = new int[last - first + 3];
+                            Arrays.fill(ints, -7);
+                            ByteStreamSplit.decodeInto(bytes, 5, values, first, last, ints, 2);
+                            assertThat(Arrays.stream(ints, 2, 2 + last - first).mapToLong(Integer::toUnsignedLong).toArray()).as("ints, values %s, [%s, %s)", values, first, last)
+                                    .isEqualTo(Arrays.copyOfRange(expected, first, last));
+                            assertThat(ints[0]).isEqualTo(-7);
+                            assertThat(ints[ints.length - 1]).isEqualTo(-7);
+                        }
                     }
                 }
             }

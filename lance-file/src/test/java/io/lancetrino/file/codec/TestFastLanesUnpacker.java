@@ -7,6 +7,7 @@ import org.junit.jupiter.api.Test;
 import java.util.Random;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Every word width and bit width against a packer written straight from the layout rule (value of (row, lane) at
@@ -34,8 +35,48 @@ class TestFastLanesUnpacker
                 for (int i = 0; i < 1024; i++) {
                     assertThat(out[5 + i]).as("u%s width %s value %s", wordBits, bitWidth, i).isEqualTo(values[i]);
                 }
+                if (wordBits <= 32) {
+                    int[] ints = new int[1024 + 5];
+                    FastLanesUnpacker.unpack(packed, 3, wordBits, bitWidth, ints, 5);
+                    for (int i = 0; i < 1024; i++) {
+                        assertThat(Integer.toUnsignedLong(ints[5 + i])).as("u%s width %s value %s as an int", wordBits, bitWidth, i).isEqualTo(values[i]);
+                    }
+                }
             }
         }
+    }
+
+    @Test
+    void vectorAndScalarKernelsAgree()
+    {
+        // the tests run where the Vector API is usable, so the public unpack takes the vector kernels: the scalar ones,
+        // for JVMs without it, are checked against them here
+        assertThat(VectorUnpacker.usable()).isTrue();
+        Random random = new Random(17);
+        for (int bitWidth = 0; bitWidth <= 64; bitWidth++) {
+            long[] longWords = random.longs(1024).toArray();
+            long[] vector = new long[1024 + 3];
+            long[] scalar = new long[1024 + 3];
+            VectorUnpacker.unpackLongs(longWords, bitWidth, vector, 3);
+            FastLanesUnpacker.unpackLongs(longWords, bitWidth, scalar, 3);
+            assertThat(vector).as("64-bit words, width %s", bitWidth).isEqualTo(scalar);
+            if (bitWidth <= 32) {
+                int[] intWords = random.ints(1024).toArray();
+                int[] vectorInts = new int[1024 + 3];
+                int[] scalarInts = new int[1024 + 3];
+                VectorUnpacker.unpackInts(intWords, bitWidth, vectorInts, 3);
+                FastLanesUnpacker.unpackInts(intWords, 32, bitWidth, scalarInts, 3);
+                assertThat(vectorInts).as("32-bit words, width %s", bitWidth).isEqualTo(scalarInts);
+            }
+        }
+    }
+
+    @Test
+    void refusesWordsWiderThanAnInt()
+    {
+        assertThatThrownBy(() -> FastLanesUnpacker.unpack(Slices.allocate(8 * 1024), 0, 64, 40, new int[1024], 0))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("64-bit words do not unpack into ints");
     }
 
     @Test
@@ -60,6 +101,15 @@ class TestFastLanesUnpacker
         long[] decoded = Bitpacking.decodeInline(data, 16, 1500);
         for (int i = 0; i < 1500; i++) {
             assertThat(decoded[i]).as("value %s", i).isEqualTo(values[i]);
+        }
+        // a range across the blocks, into both widths of destination: partial blocks go through a scratch block
+        long[] longs = new long[1000 + 2];
+        int[] ints = new int[1000 + 2];
+        Bitpacking.decodeInlineInto(data, 16, 500, 1500, longs, 2);
+        Bitpacking.decodeInlineInto(data, 16, 500, 1500, ints, 2);
+        for (int i = 0; i < 1000; i++) {
+            assertThat(longs[2 + i]).as("value %s as a long", 500 + i).isEqualTo(values[500 + i]);
+            assertThat((long) ints[2 + i]).as("value %s as an int", 500 + i).isEqualTo(values[500 + i]);
         }
     }
 
