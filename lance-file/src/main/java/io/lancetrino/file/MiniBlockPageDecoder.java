@@ -28,9 +28,6 @@ import static java.lang.Math.toIntExact;
  */
 final class MiniBlockPageDecoder
 {
-    // a chunk's value count is a power of two of at most 2^15 (a 4-bit exponent) and the last chunk holds no more;
-    // the bound keeps twice that as a margin, it only has to stop a lying item count from sizing an allocation
-    private static final int MAX_CHUNK_VALUES = 1 << 16;
     // bounds what a dictionary's count can make the reader allocate when it exceeds the page's items
     private static final long MAX_NARROWED_DICTIONARY_ITEMS = 1 << 22;
 
@@ -73,24 +70,17 @@ final class MiniBlockPageDecoder
         int chunkCount = metadata.length() / wordBytes;
         long items = layout.getNumItems();
         // a page narrowed to some of its chunks keeps the whole page's dictionary, so the dictionary may outnumber the items
-        if (items < 0 || items > (long) chunkCount * MAX_CHUNK_VALUES || layout.getNumDictionaryItems() < 0 || layout.getNumDictionaryItems() > Math.max(items, MAX_NARROWED_DICTIONARY_ITEMS)) {
+        if (items < 0 || items > (long) chunkCount * MiniBlockChunkTable.MAX_CHUNK_VALUES || layout.getNumDictionaryItems() < 0 || layout.getNumDictionaryItems() > Math.max(items, MAX_NARROWED_DICTIONARY_ITEMS)) {
             // a lying count must not size an allocation
             throw new IllegalStateException(where + ": %s items (%s in the dictionary) in %s chunks".formatted(items, layout.getNumDictionaryItems(), chunkCount));
         }
-        long itemStart = 0;
-        int chunkPosition = 0;
-        for (int chunk = 0; chunk < chunkCount && itemStart < to; chunk++) {
-            long word = large ? metadata.getUnsignedInt(chunk * 4) : metadata.getUnsignedShort(chunk * 2);
-            int chunkBytes = MiniBlockChunk.chunkBytes(word);
-            int logValues = (int) (word & 0xF);
-            // the last chunk records no count: it holds whatever items remain
-            int values = chunk == chunkCount - 1 ? toIntExact(items - itemStart) : 1 << logValues;
-            if (values < 0 || values > MAX_CHUNK_VALUES) {
-                throw new IllegalStateException(where + ": chunk %s of %s values".formatted(chunk, values));
-            }
+        MiniBlockChunkTable table = MiniBlockChunkTable.of(where, metadata, large, items);
+        for (int chunk = table.chunkHolding(from); chunk < table.chunks() && table.itemStart(chunk) < to; chunk++) {
+            long itemStart = table.itemStart(chunk);
+            int values = table.values(chunk);
             long chunkEnd = itemStart + values;
             if (chunkEnd > from) {
-                Slice data = chunks.slice(chunkPosition, chunkBytes);
+                Slice data = chunks.slice(table.byteStart(chunk), table.bytes(chunk));
                 int first = toIntExact(max(from, itemStart) - itemStart);
                 int last = toIntExact(min(to, chunkEnd) - itemStart);
                 int out = toIntExact(itemStart + first - from);
@@ -131,11 +121,9 @@ final class MiniBlockPageDecoder
                     }
                 }
             }
-            chunkPosition += chunkBytes;
-            itemStart = chunkEnd;
         }
-        if (itemStart < to) {
-            throw new IllegalStateException(where + ": chunks hold %s items, %s wanted".formatted(itemStart, to));
+        if (table.items() < to) {
+            throw new IllegalStateException(where + ": chunks hold %s items, %s wanted".formatted(table.items(), to));
         }
 
         Optional<boolean[]> isNull = Optional.ofNullable(nulls);
