@@ -174,9 +174,29 @@ final class TestTrinoCluster
             // the always-true filter costs CPU per row, so the statement outlasts the wait for a task on worker 1 (the
             // Java writer made the plain copy finish first now and then)
             String insert = "INSERT INTO lance.cluster.retried SELECT * FROM lance.cluster.source WHERE length(to_hex(sha512(sha512(sha512(to_utf8(comment)))))) = 128";
-            CompletableFuture<Long> running = CompletableFuture.supplyAsync(() -> update(statement, insert));
-            List<String> killed = killWorkerDuring(running, insert, 1);
-            assertThat(running.join()).isEqualTo(SOURCE_ROWS);
+            List<String> killed;
+            for (int attempt = 1; ; attempt++) {
+                CompletableFuture<Long> running = CompletableFuture.supplyAsync(() -> update(statement, insert));
+                killed = killWorkerDuring(running, insert, 1);
+                try {
+                    assertThat(running.join()).isEqualTo(SOURCE_ROWS);
+                    break;
+                }
+                catch (CompletionException e) {
+                    // Trino 483's coordinator fails the statement when the killed worker had just finished a task whose
+                    // final task info then never arrives: an engine race, not a retry the connector missed. The table
+                    // must then be unchanged; it is made afresh (the dead worker's files are orphans) and killed again.
+                    if (attempt == 3 || !String.valueOf(e.getCause().getMessage()).contains("Did not receive final task info")) {
+                        throw e;
+                    }
+                    awaitActiveWorkers(statement, 1);
+                    assertThat(scalar(statement, "SELECT count(*) FROM lance.cluster.\"retried$versions\"")).isEqualTo(1L);
+                    serve.restartWorker(1, killed);
+                    awaitActiveWorkers(statement, 2);
+                    statement.execute("DROP TABLE lance.cluster.retried");
+                    statement.execute("CREATE TABLE lance.cluster.retried AS SELECT * FROM lance.cluster.source WITH NO DATA");
+                }
+            }
             awaitActiveWorkers(statement, 1);
             assertThat(scalar(statement, "SELECT count(*) = %s AND count(DISTINCT orderkey) = %s FROM lance.cluster.retried".formatted(SOURCE_ROWS, SOURCE_ROWS))).isEqualTo(true);
             assertThat(scalar(statement, "SELECT count(*) FROM lance.cluster.\"retried$versions\"")).isEqualTo(2L);
