@@ -42,9 +42,7 @@ public final class Benchmark
         try (BenchmarkEnvironment environment = BenchmarkEnvironment.start(options.dataDirectory(), options.lanceProperties())) {
             double generation = TpchData.ensureGenerated(environment, options);
             List<QueryTimings.QueryResult> queries = options.measures("queries") ? QueryTimings.run(environment.runner(), options.selectedQueries(), options.runs()) : List.of();
-            List<OperatorTimings.QueryNodes> operators = options.measures("operators")
-                    ? OperatorTimings.measure(environment.runner(), BenchmarkQuery.ALL.stream().filter(query -> OperatorTimings.QUERIES.contains(query.name())).toList(), options.runs())
-                    : List.of();
+            List<OperatorTimings.QueryNodes> operators = options.measures("operators") ? OperatorTimings.measure(environment.runner(), options.runs()) : List.of();
             List<TpchData.TableStorage> storage = new ArrayList<>();
             Optional<ReaderThroughput.Result> reader = Optional.empty();
             List<RandomAccessTimings.Lookups> randomAccess = List.of();

@@ -44,11 +44,13 @@ final class OperatorTimings
         }
     }
 
-    public static List<QueryNodes> measure(DistributedQueryRunner runner, List<BenchmarkQuery> queries, int runs)
+    public static List<QueryNodes> measure(DistributedQueryRunner runner, int runs)
     {
         List<QueryNodes> results = new ArrayList<>();
-        for (BenchmarkQuery query : queries) {
-            results.add(measure(runner, query.name(), query.sql(), runs));
+        for (BenchmarkQuery query : BenchmarkQuery.ALL) {
+            if (QUERIES.contains(query.name())) {
+                results.add(measure(runner, query.name(), query.sql(), runs));
+            }
         }
         for (String column : LINEITEM_COLUMNS) {
             results.add(measure(runner, "count(%s)".formatted(column), "SELECT count(%s) FROM lineitem".formatted(column), runs));

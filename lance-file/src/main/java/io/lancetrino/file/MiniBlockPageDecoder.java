@@ -75,49 +75,47 @@ final class MiniBlockPageDecoder
             throw new IllegalStateException(where + ": %s items (%s in the dictionary) in %s chunks".formatted(items, layout.getNumDictionaryItems(), chunkCount));
         }
         MiniBlockChunkTable table = MiniBlockChunkTable.of(where, metadata, large, items);
+        // from the chunk holding the first wanted item, so every chunk visited holds some of them
         for (int chunk = table.chunkHolding(from); chunk < table.chunks() && table.itemStart(chunk) < to; chunk++) {
             long itemStart = table.itemStart(chunk);
             int values = table.values(chunk);
-            long chunkEnd = itemStart + values;
-            if (chunkEnd > from) {
-                Slice data = chunks.slice(table.byteStart(chunk), table.bytes(chunk));
-                int first = toIntExact(max(from, itemStart) - itemStart);
-                int last = toIntExact(min(to, chunkEnd) - itemStart);
-                int out = toIntExact(itemStart + first - from);
+            Slice data = chunks.slice(table.byteStart(chunk), table.bytes(chunk));
+            int first = toIntExact(max(from, itemStart) - itemStart);
+            int last = toIntExact(min(to, itemStart + values) - itemStart);
+            int out = toIntExact(itemStart + first - from);
 
-                MiniBlockChunk parts = MiniBlockChunk.parse(data, false, hasDef, valueBuffers, large);
-                if (hasDef) {
-                    long[] levels = ValueDecoders.decodeFixed(layout.getDefCompression(), parts.def(), values);
-                    for (int i = first; i < last; i++) {
-                        // def level 0 is valid; anything higher is a null at some layer
-                        nulls[out + i - first] = levels[i] != 0;
+            MiniBlockChunk parts = MiniBlockChunk.parse(data, false, hasDef, valueBuffers, large);
+            if (hasDef) {
+                long[] levels = ValueDecoders.decodeFixed(layout.getDefCompression(), parts.def(), values);
+                for (int i = first; i < last; i++) {
+                    // def level 0 is valid; anything higher is a null at some layer
+                    nulls[out + i - first] = levels[i] != 0;
+                }
+            }
+            Slice valueData = parts.values()[0];
+            switch (kind) {
+                case FIXED -> {
+                    if (ValueDecoders.isRle(valueEncoding) && ints != null) {
+                        ValueDecoders.decodeRleInto(valueEncoding, valueData, parts.values()[1], values, first, last, ints, out);
+                    }
+                    else if (ValueDecoders.isRle(valueEncoding)) {
+                        ValueDecoders.decodeRleInto(valueEncoding, valueData, parts.values()[1], values, first, last, fixed, out);
+                    }
+                    else if (ints != null) {
+                        ValueDecoders.decodeFixedInto(valueEncoding, valueData, values, first, last, ints, out);
+                    }
+                    else {
+                        ValueDecoders.decodeFixedInto(valueEncoding, valueData, values, first, last, fixed, out);
                     }
                 }
-                Slice valueData = parts.values()[0];
-                switch (kind) {
-                    case FIXED -> {
-                        if (ValueDecoders.isRle(valueEncoding) && ints != null) {
-                            ValueDecoders.decodeRleInto(valueEncoding, valueData, parts.values()[1], values, first, last, ints, out);
-                        }
-                        else if (ValueDecoders.isRle(valueEncoding)) {
-                            ValueDecoders.decodeRleInto(valueEncoding, valueData, parts.values()[1], values, first, last, fixed, out);
-                        }
-                        else if (ints != null) {
-                            ValueDecoders.decodeFixedInto(valueEncoding, valueData, values, first, last, ints, out);
-                        }
-                        else {
-                            ValueDecoders.decodeFixedInto(valueEncoding, valueData, values, first, last, fixed, out);
-                        }
+                case FIXED_128 -> System.arraycopy(ValueDecoders.decodeFixed128(valueEncoding, valueData, values), first * 2, fixed, out * 2, (last - first) * 2);
+                case VARIABLE -> {
+                    if (valueEncoding.hasFsst()) {
+                        VariableValues compressed = ValueDecoders.decodeVariable(valueEncoding.getFsst().getValues(), valueData, values);
+                        FsstDecoder.of(valueEncoding.getFsst().getSymbolTable()).decompressInto(compressed, first, last, variableOutput, offsets, out, nulls);
                     }
-                    case FIXED_128 -> System.arraycopy(ValueDecoders.decodeFixed128(valueEncoding, valueData, values), first * 2, fixed, out * 2, (last - first) * 2);
-                    case VARIABLE -> {
-                        if (valueEncoding.hasFsst()) {
-                            VariableValues compressed = ValueDecoders.decodeVariable(valueEncoding.getFsst().getValues(), valueData, values);
-                            FsstDecoder.of(valueEncoding.getFsst().getSymbolTable()).decompressInto(compressed, first, last, variableOutput, offsets, out, nulls);
-                        }
-                        else if (nulls != null || first != 0 || last != values || !ZstdStringChunks.appendWhole(valueEncoding, valueData, values, variableOutput, offsets, out)) {
-                            variableOutput.append(ValueDecoders.decodeVariable(valueEncoding, valueData, values), first, last, offsets, out, nulls);
-                        }
+                    else if (nulls != null || first != 0 || last != values || !ZstdStringChunks.appendWhole(valueEncoding, valueData, values, variableOutput, offsets, out)) {
+                        variableOutput.append(ValueDecoders.decodeVariable(valueEncoding, valueData, values), first, last, offsets, out, nulls);
                     }
                 }
             }

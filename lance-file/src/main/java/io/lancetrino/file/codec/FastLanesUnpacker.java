@@ -43,7 +43,7 @@ public final class FastLanesUnpacker
     /** Where a row's first lane goes in the block: Lance's (FastLanes') interleaving of the eight 8-row groups. */
     static int rowStart(int row)
     {
-        return FL_ORDER[(row >>> 3) & 7] * 16 + (row & 7) * 128;
+        return FL_ORDER[row >>> 3] * 16 + (row & 7) * 128;
     }
 
     /** Packed words one block of {@code bitWidth}-bit values takes, in words of {@code wordBits}. */
@@ -130,8 +130,9 @@ public final class FastLanesUnpacker
 
     /**
      * The row's values of all lanes are adjacent both in the packed words and in the output, so the inner loop runs over
-     * lanes with one shift for all of them, which the JIT turns into vector instructions. Words narrower than 32 bits are
-     * zero-extended in {@code words}, so shifting left past them needs the word mask.
+     * lanes with one shift for all of them (C2 does not vectorize it; {@link VectorUnpacker} does this with vectors where
+     * it can). Words narrower than 32 bits are zero-extended in {@code words}, so shifting left past them needs the word
+     * mask.
      */
     static void unpackInts(int[] words, int wordBits, int bitWidth, int[] out, int outOffset)
     {
