@@ -317,11 +317,16 @@ final class TestLanceJavaWriter
     void testFormat21TablesWithLongValues()
     {
         assertUpdate("CREATE SCHEMA IF NOT EXISTS jw");
-        // values of 256 bytes and more go in full-zip pages in format 2.1, values past its 32 KiB chunks too
+        // values of 256 bytes and more go in full-zip pages in format 2.1, values past its 32 KiB chunks too; under
+        // arrays too (a record per level), except where rows lie between arrays; json as large binaries, u64 lengths
         String rows = """
                 SELECT orderkey, comment,
                        CASE WHEN orderkey % 100 = 1 THEN rpad(comment, 40000, 'x') WHEN orderkey % 10 = 3 THEN rpad(comment, 300, 'y') WHEN orderkey % 7 = 0 THEN NULL ELSE comment END AS text,
-                       CAST(ROW(custkey, CASE WHEN orderkey % 9 = 0 THEN rpad(clerk, 500, 'z') ELSE clerk END) AS ROW(cust bigint, clerk varchar)) AS who
+                       CAST(ROW(custkey, CASE WHEN orderkey % 9 = 0 THEN rpad(clerk, 500, 'z') ELSE clerk END) AS ROW(cust bigint, clerk varchar)) AS who,
+                       CASE WHEN orderkey % 5 = 0 THEN NULL WHEN orderkey % 5 = 1 THEN ARRAY[] ELSE transform(split(comment, ' '), w -> CASE WHEN orderkey % 40 = 2 THEN rpad(w, 700, 'w') WHEN length(w) = 2 THEN NULL ELSE w END) END AS words,
+                       CASE WHEN orderkey % 6 = 0 THEN NULL ELSE ARRAY[CAST(ROW(split(orderpriority, '-'), totalprice) AS ROW(parts array(varchar), price decimal(12,2))),
+                            CAST(ROW(CASE WHEN orderkey % 50 = 3 THEN ARRAY[rpad(comment, 600, 'p')] WHEN orderkey % 4 = 0 THEN NULL ELSE ARRAY[] END, NULL) AS ROW(parts array(varchar), price decimal(12,2)))] END AS notes,
+                       CASE WHEN orderkey % 8 = 0 THEN NULL ELSE json_object('key': orderkey, 'comment': CASE WHEN orderkey % 30 = 1 THEN rpad(comment, 2000, 'j') ELSE comment END) END AS doc
                 FROM tpch.tiny.orders""";
         assertUpdate("CREATE TABLE v21 WITH (file_format_version = '2.1') AS " + rows, 15000);
         assertThat(writers(dataset("v21"))).containsOnly(JavaDataFileWriter.WRITER_VALUE);
@@ -332,6 +337,9 @@ final class TestLanceJavaWriter
         }
         assertSameRows("format 2.1 read by the SDK's scan", SdkScans.scanRows(dataset("v21"), Ref.ofMain(), List.of()), expected);
         assertQuery("SELECT count(*) FROM v21 WHERE length(text) = 40000", "SELECT count(*) FROM orders WHERE orderkey % 100 = 1");
+        assertThat(dataFiles(dataset("v21")).stream().map(file -> fileMetadata(file).columns().get(5).pages().getFirst().layout().getLayoutCase().name()))
+                .as("the words' pages: full-zip where a long word is")
+                .contains("FULL_ZIP_LAYOUT");
         long appended = sdkAppendsItsFirstBatch(dataset("v21"), "2.1");
         assertQuery("SELECT count(*) FROM v21", "VALUES " + (15000 + appended));
     }

@@ -45,8 +45,9 @@ final class FixedWidthColumnWriter
     /**
      * @param nesting the def levels of a leaf inside structs, or null at the top level
      * @param constantPages whether a page of only NULLs or of one value may be a constant page (a top-level column's)
+     * @param maxChunkValues the most values a chunk holds (fewer for a list's items in format 2.1, whose levels share the chunk)
      */
-    FixedWidthColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor, StructNesting nesting, boolean constantPages)
+    FixedWidthColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor, StructNesting nesting, boolean constantPages, int maxChunkValues)
     {
         this.nesting = nesting;
         this.largeChunks = largeChunks;
@@ -54,7 +55,7 @@ final class FixedWidthColumnWriter
         this.type = requireNonNull(type, "type is null");
         this.bitsPerValue = bitsPerValue(type);
         this.divisor = unitDivisor(type);
-        this.encoder = new FixedWidthPageEncoder(bitsPerValue, largeChunks, compressor);
+        this.encoder = new FixedWidthPageEncoder(bitsPerValue, largeChunks, compressor, maxChunkValues);
     }
 
     static boolean supports(Type type)

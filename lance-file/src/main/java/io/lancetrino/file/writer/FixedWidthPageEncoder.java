@@ -6,6 +6,7 @@ import io.lancetrino.file.proto.encodings.CompressiveEncoding;
 
 import java.util.Arrays;
 
+import static com.google.common.base.Preconditions.checkArgument;
 import static io.lancetrino.file.writer.FastLanesPacker.BLOCK_VALUES;
 import static io.lancetrino.file.writer.PageLayouts.byteStreamSplit;
 import static io.lancetrino.file.writer.PageLayouts.flat;
@@ -20,7 +21,7 @@ import static io.lancetrino.file.writer.PageLayouts.inlineBitpacking;
 final class FixedWidthPageEncoder
 {
     private static final int FLAT_CHUNK_BYTES = 4096;
-    private static final int MAX_CHUNK_VALUES = 4096;
+    static final int MAX_CHUNK_VALUES = 4096;
     // a zstd frame per chunk: larger chunks compress better, smaller ones make single-row reads cheaper; format 2.1
     // allows chunks of 32 KiB, which a frame of 16 KiB never outgrows
     private static final int GENERAL_CHUNK_BYTES = 32 * 1024;
@@ -30,14 +31,25 @@ final class FixedWidthPageEncoder
 
     private final int bitsPerValue;
     private final boolean largeChunks;
+    private final int maxChunkValues;
     private final GeneralCompressor compressor;
     private final long[] words = new long[BLOCK_VALUES];
     private final long[] lastBlock = new long[BLOCK_VALUES];
 
     FixedWidthPageEncoder(int bitsPerValue, boolean largeChunks, GeneralCompressor compressor)
     {
+        this(bitsPerValue, largeChunks, compressor, MAX_CHUNK_VALUES);
+    }
+
+    /**
+     * @param maxChunkValues the most values a Flat or compressed chunk holds (at most 4,096; bit-packed chunks hold 1,024)
+     */
+    FixedWidthPageEncoder(int bitsPerValue, boolean largeChunks, GeneralCompressor compressor, int maxChunkValues)
+    {
+        checkArgument(maxChunkValues >= BLOCK_VALUES && maxChunkValues <= MAX_CHUNK_VALUES && Integer.bitCount(maxChunkValues) == 1, "chunks of %s values", maxChunkValues);
         this.bitsPerValue = bitsPerValue;
         this.largeChunks = largeChunks;
+        this.maxChunkValues = maxChunkValues;
         this.compressor = compressor;
     }
 
@@ -98,7 +110,7 @@ final class FixedWidthPageEncoder
 
     private EncodedPage flatPage(long[] values, boolean[] nulls, boolean hasNulls, int count)
     {
-        int perChunk = bitsPerValue == 1 ? MAX_CHUNK_VALUES : Math.min(MAX_CHUNK_VALUES, FLAT_CHUNK_BYTES * 8 / bitsPerValue);
+        int perChunk = bitsPerValue == 1 ? maxChunkValues : Math.min(maxChunkValues, FLAT_CHUNK_BYTES * 8 / bitsPerValue);
         MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, count, hasNulls ? nulls : null);
         for (int start = 0; start < count; start += perChunk) {
             int length = Math.min(perChunk, count - start);
@@ -117,7 +129,7 @@ final class FixedWidthPageEncoder
     private EncodedPage general(long[] values, boolean[] nulls, boolean hasNulls, int count, int valueBits, long plainBytes, Slice dictionary, CompressiveEncoding dictionaryEncoding, int dictionaryItems)
     {
         int chunkBytes = largeChunks ? GENERAL_CHUNK_BYTES : GENERAL_CHUNK_BYTES_V21;
-        int perChunk = Math.min(MAX_CHUNK_VALUES, chunkBytes * 8 / valueBits);
+        int perChunk = Math.min(maxChunkValues, chunkBytes * 8 / valueBits);
         int width = valueBits / 8;
         int chunkCount = (count + perChunk - 1) / perChunk;
         int sampleChunks = Math.min(chunkCount, SAMPLE_CHUNKS);

@@ -106,9 +106,6 @@ public final class LanceFileWriter
     private static FieldWriter fieldWriter(Type type, int depth, Leaves leaves)
     {
         if (type instanceof ArrayType) {
-            if (!leaves.largeChunks()) {
-                throw new IllegalArgumentException("The Java writer writes arrays in format 2.2 files only, not %s".formatted(type));
-            }
             List<ColumnWriter> arrayLeaves = new ArrayList<>();
             addListLeaves(type, depth, new ArrayList<>(), leaves, arrayLeaves);
             // each leaf walks the arrays (and the rows between them) down to its own values
@@ -142,7 +139,9 @@ public final class LanceFileWriter
             }
         }
         else {
-            arrayLeaves.add(leaves.add(new ListColumnWriter(leaves.flat(type, null, false), type, structsAbove, List.copyOf(steps))));
+            // the SDK 7.0 miscounts the items of full-zip pages with rows between arrays (it fails on its own such files)
+            boolean rowsBetweenArrays = steps.subList(0, steps.lastIndexOf(ListColumnWriter.LIST)).stream().anyMatch(step -> step != ListColumnWriter.LIST);
+            arrayLeaves.add(leaves.add(new ListColumnWriter(leaves.listItems(type, !rowsBetweenArrays), type, structsAbove, List.copyOf(steps), leaves.largeChunks())));
         }
     }
 
@@ -178,25 +177,38 @@ public final class LanceFileWriter
             return leaf;
         }
 
-        /** The writer of the next leaf's values as a flat column (for a list's items, its elements). */
+        /** The writer of the next leaf's values as a flat column. */
         ColumnWriter flat(Type type, StructNesting nesting, boolean constantPages)
+        {
+            return flat(type, nesting, constantPages, FixedWidthPageEncoder.MAX_CHUNK_VALUES, true);
+        }
+
+        /**
+         * The writer of a list's items (the next leaf's) as a flat column. In format 2.1 a chunk holds 32 KiB with its
+         * levels, 4 bytes each: its items are held to 1,024 (4 KiB of levels), which leaves room for the levels of
+         * the empty and NULL arrays between them (see {@link ListColumnWriter#maxEmptyLevelsPerPage}).
+         *
+         * @param fullZipPages whether long strings may go in full-zip pages in format 2.1 (else mini-block chunks)
+         */
+        ColumnWriter listItems(Type type, boolean fullZipPages)
+        {
+            return flat(type, null, false, largeChunks ? FixedWidthPageEncoder.MAX_CHUNK_VALUES : FastLanesPacker.BLOCK_VALUES, fullZipPages);
+        }
+
+        private ColumnWriter flat(Type type, StructNesting nesting, boolean constantPages, int maxChunkValues, boolean fullZipPages)
         {
             int leaf = next++;
             if (largeOffsetLeaves.contains(leaf)) {
                 if (!VariableWidthColumnWriter.supports(type)) {
                     throw new IllegalArgumentException("64-bit offsets are for strings and binaries, not %s".formatted(type));
                 }
-                if (!largeChunks) {
-                    // 2.1 would need full-zip pages of them, which this writer writes with u32 lengths only
-                    throw new IllegalArgumentException("The Java writer writes strings and binaries with 64-bit offsets in format 2.2 files only");
-                }
-                return new VariableWidthColumnWriter(type, true, stringCompressor, nesting, constantPages, Long.BYTES);
+                return new VariableWidthColumnWriter(type, largeChunks, stringCompressor, nesting, constantPages, Long.BYTES, maxChunkValues, fullZipPages);
             }
             if (FixedWidthColumnWriter.supports(type)) {
-                return new FixedWidthColumnWriter(type, largeChunks, compressor, nesting, constantPages);
+                return new FixedWidthColumnWriter(type, largeChunks, compressor, nesting, constantPages, maxChunkValues);
             }
             if (VariableWidthColumnWriter.supports(type)) {
-                return new VariableWidthColumnWriter(type, largeChunks, stringCompressor, nesting, constantPages);
+                return new VariableWidthColumnWriter(type, largeChunks, stringCompressor, nesting, constantPages, Integer.BYTES, maxChunkValues, fullZipPages);
             }
             if (Decimal128ColumnWriter.supports(type)) {
                 return new Decimal128ColumnWriter(type, largeChunks, compressor, nesting, constantPages);
@@ -206,8 +218,7 @@ public final class LanceFileWriter
     }
 
     /**
-     * Whether the writer writes columns of the type: flat types, and rows and arrays of them, nested in any way
-     * (arrays in format 2.2 files only).
+     * Whether the writer writes columns of the type: flat types, and rows and arrays of them, nested in any way.
      */
     public static boolean supports(Type type)
     {

@@ -5,6 +5,7 @@ import io.airlift.slice.DynamicSliceOutput;
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
 import io.lancetrino.file.proto.encodings.ConstantLayout;
+import io.lancetrino.file.proto.encodings.FullZipLayout;
 import io.lancetrino.file.proto.encodings.MiniBlockLayout;
 import io.lancetrino.file.proto.encodings.PageLayout;
 import io.lancetrino.file.proto.encodings.RepDefLayer;
@@ -19,6 +20,7 @@ import java.util.Arrays;
 import java.util.List;
 
 import static io.airlift.slice.SizeOf.sizeOf;
+import static java.lang.Math.toIntExact;
 import static java.util.Objects.requireNonNull;
 
 /**
@@ -32,7 +34,9 @@ import static java.util.Objects.requireNonNull;
  * The items are encoded by a writer of the leaf's type as a flat page (a NULL row under the innermost array is a NULL
  * item); this writer then lays its chunks out again with the levels of the rows they hold (rows may span chunks) and a
  * repetition index per chunk of the top-level rows: the rows it completes and the levels of the row it leaves
- * unfinished, as Lance's writer records them (depth 1, also under nested arrays). Format 2.2 only.
+ * unfinished, as Lance's writer records them (depth 1, also under nested arrays). In format 2.1 items of 256 bytes and
+ * more come in a full-zip page, which this writer zips again with the levels: a record per level, and the byte
+ * position of every row's first record.
  */
 final class ListColumnWriter
         implements ColumnWriter
@@ -44,8 +48,11 @@ final class ListColumnWriter
     // a chunk records its level bytes as u16, so it holds at most 32,767 levels: its items (4,096 at most) and the
     // levels without an item between them. A page ends before the first row after it holds this many of those, so no
     // chunk passes the limit unless one row alone has thousands of empty or NULL arrays between two items
-    static final int MAX_EMPTY_LEVELS_PER_PAGE = 20_000;
+    private static final int MAX_EMPTY_LEVELS_PER_PAGE = 20_000;
     private static final int MAX_CHUNK_LEVELS = 0x7FFF;
+    // format 2.1: a chunk holds 32 KiB in all; its items (1,024 at most, 16 KiB of values or less) and their levels
+    // take about 21 KiB, and 2,048 levels without an item 8 KiB more
+    private static final int MAX_EMPTY_LEVELS_PER_PAGE_V21 = 2048;
 
     private final ColumnWriter items;
     private final Type leafType;
@@ -56,7 +63,9 @@ final class ListColumnWriter
     // per step: for an array, its rep level
     private final short[] listLevel;
     private final int maxRep;
+    private final int maxDef;
     private final int innermostList;
+    private final boolean largeChunks;
     private final List<RepDefLayer> layers;
 
     private short[] rep = new short[1024];
@@ -80,9 +89,11 @@ final class ListColumnWriter
      * @param structsAbove the structs around the outermost array (their nulls come with each append)
      * @param steps the path from the outermost array to the leaf: {@link #LIST} into an array's elements, else a
      * struct's field index; it starts with {@link #LIST}
+     * @param largeChunks whether the file is of format 2.2 (else 2.1)
      */
-    ListColumnWriter(ColumnWriter items, Type leafType, int structsAbove, List<Integer> steps)
+    ListColumnWriter(ColumnWriter items, Type leafType, int structsAbove, List<Integer> steps, boolean largeChunks)
     {
+        this.largeChunks = largeChunks;
         this.items = requireNonNull(items, "items is null");
         this.leafType = requireNonNull(leafType, "leafType is null");
         this.structsAbove = structsAbove;
@@ -112,6 +123,7 @@ final class ListColumnWriter
             }
         }
         this.maxRep = lists;
+        this.maxDef = level - 1;
         this.innermostList = innermost;
         this.layers = layers.build();
     }
@@ -127,7 +139,7 @@ final class ListColumnWriter
                     : RowBlock.getRowFieldsFromBlock(blocks[step]).get(steps[step]);
         }
         for (int position = 0; position < block.getPositionCount(); position++) {
-            if (emptyLevels >= MAX_EMPTY_LEVELS_PER_PAGE) {
+            if (emptyLevels >= maxEmptyLevelsPerPage(largeChunks)) {
                 completePage();
             }
             rows++;
@@ -158,6 +170,12 @@ final class ListColumnWriter
     {
         appendItems();
         completedPages.add(flush());
+    }
+
+    /** The levels without an item (NULL and empty arrays, NULL rows above them) after which a page ends. */
+    static int maxEmptyLevelsPerPage(boolean largeChunks)
+    {
+        return largeChunks ? MAX_EMPTY_LEVELS_PER_PAGE : MAX_EMPTY_LEVELS_PER_PAGE_V21;
     }
 
     @Override
@@ -287,6 +305,9 @@ final class ListColumnWriter
         if (itemCount == 0) {
             return onlyLevels();
         }
+        if (flat.layout().hasFullZipLayout()) {
+            return fullZipWithLevels(flat);
+        }
         if (!flat.layout().hasMiniBlockLayout()) {
             throw new IllegalStateException("Array elements in a page of layout " + flat.layout().getLayoutCase());
         }
@@ -327,6 +348,57 @@ final class ListColumnWriter
     }
 
     /**
+     * The item page's full-zip records zipped again, one per level: its control word (rep bits above def bits,
+     * byte-packed), then for a value its length and bytes as the item page holds them; and the byte position of every
+     * row's first record and of the end.
+     */
+    private EncodedPage fullZipWithLevels(EncodedPage flat)
+    {
+        FullZipLayout itemLayout = flat.layout().getFullZipLayout();
+        // the item writer's records: a def byte where the page has NULLs, then for a value its length and bytes
+        int itemControlBytes = itemLayout.getBitsDef() > 0 ? 1 : 0;
+        int lengthBytes = toIntExact(itemLayout.getBitsPerOffset()) / 8;
+        Slice itemRecords = flat.buffers().getFirst();
+        int repBits = 32 - Integer.numberOfLeadingZeros(maxRep);
+        int defBits = 32 - Integer.numberOfLeadingZeros(maxDef);
+        int controlBytes = (repBits + defBits + 7) / 8;
+        DynamicSliceOutput records = new DynamicSliceOutput(itemRecords.length() + controlBytes * levels);
+        long[] rowStarts = new long[rows + 1];
+        int row = 0;
+        int item = 0;
+        int position = 0;
+        for (int level = 0; level < levels; level++) {
+            if (rep[level] == maxRep) {
+                rowStarts[row++] = records.size();
+            }
+            long control = ((long) rep[level] << defBits) | def[level];
+            for (int i = 0; i < controlBytes; i++) {
+                records.writeByte((int) (control >>> (8 * i)));
+            }
+            if (item < itemCount && itemLevel[item] == level) {
+                boolean isNull = itemControlBytes > 0 && itemRecords.getByte(position) != 0;
+                position += itemControlBytes;
+                if (isNull != (def[level] != VALUE)) {
+                    throw new IllegalStateException("Item %s of the page is %s, its level says otherwise".formatted(item, isNull ? "NULL" : "a value"));
+                }
+                if (!isNull) {
+                    long length = lengthBytes == Long.BYTES ? itemRecords.getLong(position) : itemRecords.getUnsignedInt(position);
+                    int recordBytes = toIntExact(lengthBytes + length);
+                    records.writeBytes(itemRecords, position, recordBytes);
+                    position += recordBytes;
+                }
+                item++;
+            }
+        }
+        rowStarts[rows] = records.size();
+        if (row != rows || item != itemCount) {
+            throw new IllegalStateException("%s rows and %s items zipped, %s and %s buffered".formatted(row, item, rows, itemCount));
+        }
+        PageLayout layout = PageLayouts.fullZipVariable(levels, itemCount, repBits, defBits, 8 * lengthBytes, layers);
+        return new EncodedPage(rows, List.of(records.slice(), VariableWidthColumnWriter.recordPositions(rowStarts)), layout);
+    }
+
+    /**
      * A page of levels without an item only (NULL and empty arrays, NULL rows), as Lance writes one: a constant page
      * without a value, its buffers the rep and the def levels.
      */
@@ -351,8 +423,10 @@ final class ListColumnWriter
     private void writeChunk(DynamicSliceOutput metadata, DynamicSliceOutput chunks, int levelStart, int levelEnd, int values, List<Slice> buffers, boolean last, boolean large)
     {
         int count = levelEnd - levelStart;
-        if (count > MAX_CHUNK_LEVELS) {
-            throw new IllegalArgumentException("A chunk of %s array elements holds %s levels, more than a chunk can count (32,767); a row has too many empty or NULL arrays between two elements".formatted(values, count));
+        long valueBytes = buffers.stream().mapToLong(buffer -> buffer.length() + MiniBlockChunkWriter.ALIGNMENT).sum();
+        if (count > MAX_CHUNK_LEVELS || (!large && 64 + 4L * count + valueBytes > MiniBlockChunkWriter.maxChunkBytes(false))) {
+            throw new IllegalArgumentException("A chunk of %s array elements holds %s levels, more than a chunk of format %s can hold; a row has too many empty or NULL arrays between two elements%s"
+                    .formatted(values, count, large ? "2.2" : "2.1", large ? "" : ", or an element is too long"));
         }
         Slice repLevels = Slices.allocate(2 * count);
         Slice defLevels = Slices.allocate(2 * count);

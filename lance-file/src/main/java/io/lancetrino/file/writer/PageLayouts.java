@@ -66,19 +66,20 @@ final class PageLayouts
     }
 
     /**
-     * A full-zip page of variable-width values with u32 lengths, plain, and no repetition; {@code defBits} bits (in a
-     * control byte) for the def levels, 0 when the page holds no null.
+     * A full-zip page of plain variable-width values with lengths of {@code lengthBits}: {@code levels} records, of
+     * which {@code items} are items (the rest NULL or empty lists), each led by a control word of {@code repBits} rep
+     * and {@code defBits} def bits (none when both are 0).
      */
-    static PageLayout fullZipVariable(int items, int defBits, List<RepDefLayer> layers)
+    static PageLayout fullZipVariable(int levels, int items, int repBits, int defBits, int lengthBits, List<RepDefLayer> layers)
     {
         CompressiveEncoding values = CompressiveEncoding.newBuilder()
-                .setVariable(Variable.newBuilder().setOffsets(flat(32)))
+                .setVariable(Variable.newBuilder().setOffsets(flat(lengthBits)))
                 .build();
         FullZipLayout layout = FullZipLayout.newBuilder()
-                .setBitsRep(0)
+                .setBitsRep(repBits)
                 .setBitsDef(defBits)
-                .setBitsPerOffset(32)
-                .setNumItems(items)
+                .setBitsPerOffset(lengthBits)
+                .setNumItems(levels)
                 .setNumVisibleItems(items)
                 .setValueCompression(values)
                 .addAllLayers(layers)

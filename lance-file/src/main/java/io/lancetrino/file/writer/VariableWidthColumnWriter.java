@@ -44,7 +44,7 @@ final class VariableWidthColumnWriter
     private static final int MAX_DICTIONARY_ITEMS = 1 << 16;
     private static final int DICTIONARY_SAMPLE = 4096;
     private static final int SAMPLE_BYTES = 256 * 1024;
-    private static final int MAX_CHUNK_VALUES = 4096;
+    static final int MAX_CHUNK_VALUES = 4096;
     // in format 2.1 a page with a value this long goes in a full-zip page, as Lance's writer does (its chunks are 32 KiB
     // at most); 2.2 keeps mini-block chunks, whose zstd frames compress better than values one at a time
     private static final int FULL_ZIP_VALUE_BYTES = 256;
@@ -52,6 +52,8 @@ final class VariableWidthColumnWriter
 
     private final Type type;
     private final int offsetBytes;
+    private final int maxChunkValues;
+    private final boolean fullZipPages;
     private final CompressiveEncoding encoding;
     private final boolean largeChunks;
     private final GeneralCompressor compressor;
@@ -69,15 +71,20 @@ final class VariableWidthColumnWriter
      */
     VariableWidthColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor, StructNesting nesting, boolean constantPages)
     {
-        this(type, largeChunks, compressor, nesting, constantPages, Integer.BYTES);
+        this(type, largeChunks, compressor, nesting, constantPages, Integer.BYTES, MAX_CHUNK_VALUES, true);
     }
 
     /**
      * @param constantPages whether a page of only NULLs may be a constant page (a top-level column's)
      * @param offsetBytes 4, or 8 for Arrow's large strings and binaries
+     * @param maxChunkValues the most values a chunk holds (fewer for a list's items in format 2.1, whose levels share the chunk)
+     * @param fullZipPages whether format 2.1 pages with long values may be full-zip pages
      */
-    VariableWidthColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor, StructNesting nesting, boolean constantPages, int offsetBytes)
+    VariableWidthColumnWriter(Type type, boolean largeChunks, GeneralCompressor compressor, StructNesting nesting, boolean constantPages, int offsetBytes, int maxChunkValues, boolean fullZipPages)
     {
+        this.fullZipPages = fullZipPages;
+        checkArgument(maxChunkValues > 0 && maxChunkValues <= MAX_CHUNK_VALUES && Integer.bitCount(maxChunkValues) == 1, "chunks of %s values", maxChunkValues);
+        this.maxChunkValues = maxChunkValues;
         this.constantPages = constantPages;
         checkArgument(offsetBytes == Integer.BYTES || offsetBytes == Long.BYTES, "offsets of %s bytes", offsetBytes);
         this.offsetBytes = offsetBytes;
@@ -86,7 +93,7 @@ final class VariableWidthColumnWriter
         this.type = requireNonNull(type, "type is null");
         this.largeChunks = largeChunks;
         this.compressor = compressor;
-        this.dictionaryIndices = new FixedWidthPageEncoder(32, largeChunks, compressor);
+        this.dictionaryIndices = new FixedWidthPageEncoder(32, largeChunks, compressor, Math.max(FastLanesPacker.BLOCK_VALUES, maxChunkValues));
     }
 
     static boolean supports(Type type)
@@ -155,7 +162,7 @@ final class VariableWidthColumnWriter
         else if (constantPages && largeChunks && !hasNulls && isConstant(data)) {
             page = ConstantPages.constantVariableWidth(count, data.slice(0, ends[0]), offsetBytes);
         }
-        else if (!largeChunks && offsetBytes == Integer.BYTES && longestValue() >= FULL_ZIP_VALUE_BYTES) {
+        else if (!largeChunks && fullZipPages && longestValue() >= FULL_ZIP_VALUE_BYTES) {
             // format 2.1 chunks stop at 32 KiB: long values go in a full-zip page, as Lance's writer puts them
             page = fullZip(data);
         }
@@ -196,15 +203,15 @@ final class VariableWidthColumnWriter
     }
 
     /**
-     * A full-zip page: per row its def level (one byte, when the page has any), then for a value its u32 length and
-     * bytes; and the byte position of every record and of the end, byte-packed, so a reader starts a row range without
+     * A full-zip page: per row its def level (one byte, when the page has any), then for a value its length (as wide as
+     * the offsets) and bytes; and the byte position of every record and of the end, byte-packed, so a reader starts a row range without
      * a scan.
      */
     private EncodedPage fullZip(Slice data)
     {
         boolean hasDef = hasNulls;
         int maxLevel = nesting == null ? 1 : nesting.maxLevel();
-        DynamicSliceOutput records = new DynamicSliceOutput(data.length() + 5 * count);
+        DynamicSliceOutput records = new DynamicSliceOutput(data.length() + (1 + offsetBytes) * count);
         long[] positions = new long[count + 1];
         for (int row = 0; row < count; row++) {
             positions[row] = records.size();
@@ -213,23 +220,37 @@ final class VariableWidthColumnWriter
             }
             if (!nulls[row]) {
                 int begin = begin(row);
-                records.writeInt(ends[row] - begin);
+                if (offsetBytes == Long.BYTES) {
+                    records.writeLong(ends[row] - begin);
+                }
+                else {
+                    records.writeInt(ends[row] - begin);
+                }
                 records.writeBytes(data, begin, ends[row] - begin);
             }
         }
         positions[count] = records.size();
-        int width = records.size() < 1 << 8 ? 1 : records.size() < 1 << 16 ? 2 : 4;
-        Slice index = Slices.allocate(width * (count + 1));
-        for (int i = 0; i <= count; i++) {
+        Slice index = recordPositions(positions);
+        int defBits = hasDef ? 32 - Integer.numberOfLeadingZeros(maxLevel) : 0;
+        List<RepDefLayer> layers = nesting != null ? nesting.layers() : List.of(hasDef ? RepDefLayer.REPDEF_NULLABLE_ITEM : RepDefLayer.REPDEF_ALL_VALID_ITEM);
+        return new EncodedPage(count, List.of(records.slice(), index), PageLayouts.fullZipVariable(count, count, 0, defBits, 8 * offsetBytes, layers));
+    }
+
+    /** A full-zip page's index: the byte positions of its rows' first records and of the end, byte-packed to 1, 2, 4 or 8 bytes. */
+    static Slice recordPositions(long[] positions)
+    {
+        long end = positions[positions.length - 1];
+        int width = end < 1 << 8 ? 1 : end < 1 << 16 ? 2 : end < 1L << 32 ? 4 : 8;
+        Slice index = Slices.allocate(width * positions.length);
+        for (int i = 0; i < positions.length; i++) {
             switch (width) {
                 case 1 -> index.setByte(i, (int) positions[i]);
                 case 2 -> index.setShort(i * 2, (int) positions[i]);
-                default -> index.setInt(i * 4, (int) positions[i]);
+                case 4 -> index.setInt(i * 4, (int) positions[i]);
+                default -> index.setLong(i * 8, positions[i]);
             }
         }
-        int defBits = hasDef ? 32 - Integer.numberOfLeadingZeros(maxLevel) : 0;
-        List<RepDefLayer> layers = nesting != null ? nesting.layers() : List.of(hasDef ? RepDefLayer.REPDEF_NULLABLE_ITEM : RepDefLayer.REPDEF_ALL_VALID_ITEM);
-        return new EncodedPage(count, List.of(records.slice(), index), PageLayouts.fullZipVariable(count, defBits, layers));
+        return index;
     }
 
     /**
@@ -361,15 +382,15 @@ final class VariableWidthColumnWriter
     {
         int remaining = count - start;
         int values = 1;
-        while (values * 2 <= Math.min(remaining, MAX_CHUNK_VALUES) && chunkBytes(start, values * 2) <= targetBytes) {
+        while (values * 2 <= Math.min(remaining, maxChunkValues) && chunkBytes(start, values * 2) <= targetBytes) {
             values *= 2;
         }
-        if (remaining <= MAX_CHUNK_VALUES && remaining < values * 2 && chunkBytes(start, remaining) <= targetBytes) {
+        if (remaining <= maxChunkValues && remaining < values * 2 && chunkBytes(start, remaining) <= targetBytes) {
             values = remaining;
         }
         long needed = chunkBytes(start, values);
         if (needed > MiniBlockChunkWriter.maxChunkBytes(largeChunks) - 64) {
-            throw new IllegalArgumentException("A value of %s bytes needs a full-zip page, which this writer does not write yet".formatted(needed - 8));
+            throw new IllegalArgumentException("A value of %s bytes does not fit a mini-block chunk of format 2.1".formatted(needed - 8));
         }
         return values;
     }

@@ -38,7 +38,6 @@ import static io.trino.spi.type.VarbinaryType.VARBINARY;
 import static io.trino.spi.type.VarcharType.VARCHAR;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Arrow's large strings and binaries (64-bit offsets; Lance's {@code json} is a {@code large_binary}), written by the Java
@@ -53,27 +52,28 @@ final class TestLanceFileWriterLargeOffsets
     void testSdkAndJavaReaderReadLargeOffsets()
             throws Exception
     {
-        Set<String> encodings = new TreeSet<>();
-        long seed = Long.getLong("lance.writer.seed", 5);
-        for (EncodingOptions options : List.of(EncodingOptions.DEFAULT, EncodingOptions.UNCOMPRESSED)) {
-            // small pages: many of them per column
-            for (long pageBytes : List.of(64L * 1024, 8L << 20)) {
-                encodings.addAll(checkRoundTrip(seed++, options, pageBytes));
+        for (int minor : List.of(1, 2)) {
+            Set<String> encodings = new TreeSet<>();
+            long seed = Long.getLong("lance.writer.seed", 5);
+            for (EncodingOptions options : List.of(EncodingOptions.DEFAULT, EncodingOptions.UNCOMPRESSED)) {
+                // small pages: many of them per column
+                for (long pageBytes : List.of(64L * 1024, 8L << 20)) {
+                    encodings.addAll(checkRoundTrip(seed++, minor, options, pageBytes));
+                }
+            }
+            // both columns were written with u64 offsets, plain and under zstd; in format 2.1 pages with values of 256
+            // bytes or more are full-zip pages, with u64 lengths
+            assertThat(encodings).as("format 2.%s", minor).contains("text 64 general");
+            if (minor == 1) {
+                assertThat(encodings).contains("binary 64 full-zip", "text 64 full-zip");
+            }
+            else {
+                assertThat(encodings).contains("binary 64 plain", "binary 64 general", "text 64 plain").noneMatch(encoding -> encoding.endsWith("full-zip"));
             }
         }
-        // both columns were written with u64 offsets, plain and under zstd
-        assertThat(encodings).contains("binary 64 plain", "binary 64 general", "text 64 plain", "text 64 general");
     }
 
-    @Test
-    void testFormat21Refused()
-    {
-        assertThatThrownBy(() -> new LanceFileWriter(OutputStream.nullOutputStream(), 2, 1, List.of(FileColumn.largeVariableWidth(VARBINARY)), EncodingOptions.DEFAULT, _ -> new byte[0], 1 << 20))
-                .isInstanceOf(IllegalArgumentException.class)
-                .hasMessage("The Java writer writes strings and binaries with 64-bit offsets in format 2.2 files only");
-    }
-
-    private static Set<String> checkRoundTrip(long seed, EncodingOptions options, long pageBytes)
+    private static Set<String> checkRoundTrip(long seed, int minor, EncodingOptions options, long pageBytes)
             throws Exception
     {
         Random random = new Random(seed);
@@ -83,13 +83,13 @@ final class TestLanceFileWriterLargeOffsets
         List<Object> texts = new ArrayList<>();
         try (OutputStream output = Files.newOutputStream(path)) {
             List<FileColumn> columns = List.of(FileColumn.largeVariableWidth(VARBINARY), FileColumn.largeVariableWidth(VARCHAR));
-            LanceFileWriter writer = new LanceFileWriter(output, 2, 2, columns, options, TestLanceFileWriterLargeOffsets::descriptor, pageBytes);
+            LanceFileWriter writer = new LanceFileWriter(output, 2, minor, columns, options, TestLanceFileWriterLargeOffsets::descriptor, pageBytes);
             for (int batch = 0; batch < BATCHES; batch++) {
                 writer.write(randomPage(random, 1 + random.nextInt(3000), binaries, texts));
             }
             writer.finish();
         }
-        String where = "seed %s, %s, pages of %s bytes".formatted(seed, options, pageBytes);
+        String where = "format 2.%s, seed %s, %s, pages of %s bytes".formatted(minor, seed, options, pageBytes);
 
         try (BufferAllocator allocator = new RootAllocator();
                 LanceFileReader reader = LanceFileReader.open(path.toString(), allocator);
@@ -125,6 +125,10 @@ final class TestLanceFileWriterLargeOffsets
         Set<String> encodings = new TreeSet<>();
         for (int column = 0; column < 2; column++) {
             for (LancePage page : metadata.columns().get(column).pages()) {
+                if (page.layout().hasFullZipLayout()) {
+                    encodings.add("%s %s full-zip".formatted(column == 0 ? "binary" : "text", page.layout().getFullZipLayout().getBitsPerOffset()));
+                    continue;
+                }
                 var compression = page.layout().getMiniBlockLayout().getValueCompression();
                 boolean general = compression.hasGeneral();
                 var variable = general ? compression.getGeneral().getValues().getVariable() : compression.getVariable();

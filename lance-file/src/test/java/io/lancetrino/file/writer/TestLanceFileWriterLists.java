@@ -74,26 +74,40 @@ final class TestLanceFileWriterLists
             throws Exception
     {
         long seed = Long.getLong("lance.writer.seed", 20261205L);
-        Set<String> encodings = new TreeSet<>();
-        for (long pageBytes : List.of(8L << 20, 16L << 10)) {
-            for (EncodingOptions options : List.of(EncodingOptions.UNCOMPRESSED, EncodingOptions.DEFAULT)) {
-                encodings.addAll(checkRoundTrip(seed, pageBytes, options, false));
+        for (int minor : List.of(1, 2)) {
+            Set<String> encodings = new TreeSet<>();
+            for (long pageBytes : List.of(8L << 20, 16L << 10)) {
+                for (EncodingOptions options : List.of(EncodingOptions.UNCOMPRESSED, EncodingOptions.DEFAULT)) {
+                    encodings.addAll(checkRoundTrip(seed, minor, pageBytes, options, false));
+                }
+            }
+            assertThat(encodings).as("format 2.%s", minor).contains("c0 dictionary", "c0 GENERAL", "c1 INLINE_BITPACKING", "c2 FLAT", "c3 FLAT", "c4 FLAT");
+            // many chunks in one page: rows that span chunks
+            assertThat(encodings).as("format 2.%s", minor).contains("chunks > 4");
+            if (minor == 1) {
+                // pages with a string of 256 bytes or more: full-zip, a record per level
+                assertThat(encodings).contains("c0 FULL_ZIP");
             }
         }
-        assertThat(encodings).contains("c0 dictionary", "c0 GENERAL", "c1 INLINE_BITPACKING", "c2 FLAT", "c3 FLAT", "c4 FLAT");
-        // many chunks in one page: rows that span chunks
-        assertThat(encodings).contains("chunks > 4");
     }
 
     @Test
     void testFilesOfOnlyEmptyAndNullArrays()
             throws Exception
     {
-        checkRoundTrip(7, 8L << 20, EncodingOptions.DEFAULT, true);
+        checkRoundTrip(7, 1, 8L << 20, EncodingOptions.DEFAULT, true);
+        checkRoundTrip(7, 2, 8L << 20, EncodingOptions.DEFAULT, true);
     }
 
     @Test
     void testMostlyEmptyArrays()
+            throws Exception
+    {
+        checkMostlyEmptyArrays(1);
+        checkMostlyEmptyArrays(2);
+    }
+
+    private static void checkMostlyEmptyArrays(int minor)
             throws Exception
     {
         // tens of thousands of empty and NULL arrays between two elements: more levels than one chunk can count, so
@@ -119,7 +133,7 @@ final class TestLanceFileWriterLists
             }
         }
         try (OutputStream output = Files.newOutputStream(path)) {
-            LanceFileWriter writer = LanceFileWriter.create(output, 2, 2, List.of(FileColumn.of(new ArrayType(BIGINT))), EncodingOptions.DEFAULT, rowsWritten -> {
+            LanceFileWriter writer = LanceFileWriter.create(output, 2, minor, List.of(FileColumn.of(new ArrayType(BIGINT))), EncodingOptions.DEFAULT, rowsWritten -> {
                 Schema schema = Schema.newBuilder().addAllFields(LanceFields.fromArrow(List.of(
                         new Field("c1", FieldType.nullable(ArrowType.List.INSTANCE), List.of(Field.nullable("item", new ArrowType.Int(64, true))))), 0)).build();
                 return FileDescriptor.newBuilder().setSchema(schema).setLength(rowsWritten).build().toByteArray();
@@ -133,13 +147,13 @@ final class TestLanceFileWriterLists
         }
         TrinoInputFile file = new LocalFileSystem(directory).newInputFile(Location.of("local:///data.lance"));
         LanceFileMetadata metadata = LanceFileMetadata.read(file);
-        assertThat(metadata.columns().getFirst().pages().size()).isGreaterThan(rows / ListColumnWriter.MAX_EMPTY_LEVELS_PER_PAGE / 2);
+        assertThat(metadata.columns().getFirst().pages().size()).isGreaterThan(rows / ListColumnWriter.maxEmptyLevelsPerPage(minor == 2) / 2);
         try (TrinoInput input = file.newInput()) {
             assertSameRows(trinoValues(NestedColumnReader.read(input, metadata.columns(), new ArrayType(BIGINT), 0, rows), BIGINT), expected, "mostly empty arrays read by the Java reader");
         }
     }
 
-    private static Set<String> checkRoundTrip(long seed, long pageBytes, EncodingOptions options, boolean noElements)
+    private static Set<String> checkRoundTrip(long seed, int minor, long pageBytes, EncodingOptions options, boolean noElements)
             throws Exception
     {
         Random random = new Random(seed);
@@ -148,13 +162,13 @@ final class TestLanceFileWriterLists
         List<List<Object>> expected = ELEMENTS.stream().map(_ -> (List<Object>) new ArrayList<>()).toList();
         try (OutputStream output = Files.newOutputStream(path)) {
             List<FileColumn> columns = ELEMENTS.stream().map(element -> FileColumn.of(new ArrayType(element))).toList();
-            LanceFileWriter writer = new LanceFileWriter(output, 2, 2, columns, options, TestLanceFileWriterLists::descriptor, pageBytes);
+            LanceFileWriter writer = new LanceFileWriter(output, 2, minor, columns, options, TestLanceFileWriterLists::descriptor, pageBytes);
             for (int batch = 0; batch < BATCHES; batch++) {
                 writer.write(randomPage(random, 1 + random.nextInt(2000), batch, noElements, expected));
             }
             writer.finish();
         }
-        String where = "seed %s, pages of %s bytes, %s%s".formatted(seed, pageBytes, options, noElements ? ", no elements" : "");
+        String where = "format 2.%s, seed %s, pages of %s bytes, %s%s".formatted(minor, seed, pageBytes, options, noElements ? ", no elements" : "");
         try (BufferAllocator allocator = new RootAllocator();
                 LanceFileReader reader = LanceFileReader.open(path.toString(), allocator)) {
             int rows = expected.getFirst().size();
@@ -181,6 +195,10 @@ final class TestLanceFileWriterLists
                 Block middle = NestedColumnReader.read(input, List.of(metadata.columns().get(column)), new ArrayType(ELEMENTS.get(column)), from, count);
                 assertSameRows(trinoValues(middle, ELEMENTS.get(column)), expected.get(column).subList(from, from + count), "%s, column c%s rows [%s, +%s) read by the Java reader".formatted(where, column, from, count));
                 for (LancePage page : metadata.columns().get(column).pages()) {
+                    if (page.layout().hasFullZipLayout()) {
+                        encodings.add("c%s FULL_ZIP".formatted(column));
+                        continue;
+                    }
                     var layout = page.layout().getMiniBlockLayout();
                     encodings.add("c%s %s".formatted(column, layout.hasDictionary() ? "dictionary" : layout.getValueCompression().getCompressionCase()));
                     if (page.bufferSizes().getFirst() / 4 > 4) {
@@ -245,8 +263,9 @@ final class TestLanceFileWriterLists
     private static Object randomElement(Random random, Type element, int batch)
     {
         if (element == VARCHAR) {
-            // few distinct tags in some batches (dictionaries), many in others
-            return "tag-" + random.nextInt(batch % 2 == 0 ? 20 : 1_000_000);
+            // few distinct tags in some batches (dictionaries), many in others, now and then a long text in every fourth
+            String tag = "tag-" + random.nextInt(batch % 2 == 0 ? 20 : 1_000_000);
+            return batch % 4 == 3 && random.nextInt(100) == 0 ? tag.repeat(30 + random.nextInt(200)) : tag;
         }
         if (element == BIGINT) {
             return (long) random.nextInt(1000);

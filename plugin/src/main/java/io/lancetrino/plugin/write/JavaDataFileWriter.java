@@ -41,9 +41,9 @@ import static io.trino.spi.type.VarbinaryType.VARBINARY;
 
 /**
  * A data file written by the project's own Lance file writer, straight from Trino blocks. It writes format 2.1 and 2.2 files of
- * columns of the types below, decimals, structs (Trino rows) and lists (Trino arrays, format 2.2) of them nested in
- * any way, vectors (fixed-size lists of integers or floating point) and json (format 2.2, also inside rows and arrays); other tables' files are written by the SDK
- * (the SDK add-on's writer).
+ * columns of the types below, decimals, structs (Trino rows) and lists (Trino arrays) of them nested in any way, vectors
+ * (fixed-size lists of integers or floating point) and json (also inside rows and arrays); other tables' files are
+ * written by the SDK (the SDK add-on's writer).
  */
 public final class JavaDataFileWriter
         implements DataFileWriter
@@ -61,9 +61,6 @@ public final class JavaDataFileWriter
     private static final Set<String> VECTOR_ELEMENTS = Set.of("int8", "int16", "int32", "int64", "float", "double");
     // 2.0 has other encodings altogether
     private static final Set<String> FORMAT_VERSIONS = Set.of("2.1", "2.2");
-    // arrays need chunks past 2.1's 32 KiB where many empty or NULL arrays sit between elements; json values (Arrow's
-    // large_binary) would need full-zip pages with 64-bit lengths in 2.1
-    private static final String LISTS_FORMAT_VERSION = "2.2";
     private static final String JSON = "json";
     private static final Set<String> VARIABLE_WIDTH = Set.of("string", "large_string", "binary", "large_binary", JSON);
     /** Schema metadata of the files it writes, naming the writer as Parquet's {@code created_by} does. */
@@ -102,9 +99,8 @@ public final class JavaDataFileWriter
 
     static boolean supports(List<LanceField> fields, List<Type> types, String fileFormatVersion)
     {
-        boolean lists = fileFormatVersion.equals(LISTS_FORMAT_VERSION);
         return FORMAT_VERSIONS.contains(fileFormatVersion)
-                && fields.stream().allMatch(field -> isWritable(field, lists) || isVector(field))
+                && fields.stream().allMatch(field -> isWritable(field) || isVector(field))
                 && fileColumns(fields, types).stream().allMatch(LanceFileWriter::supports);
     }
 
@@ -115,21 +111,20 @@ public final class JavaDataFileWriter
     }
 
     /**
-     * A flat field, or a struct or (where {@code lists}) a list of writable fields, nested in any way; not a packed
-     * struct, which Lance stores as one column. Json (64-bit offsets) only where {@code lists}: format 2.1 would need
-     * full-zip pages with 64-bit lengths.
+     * A flat field or json, or a struct or a list of writable fields, nested in any way; not a packed struct, which
+     * Lance stores as one column.
      */
-    private static boolean isWritable(LanceField field, boolean lists)
+    private static boolean isWritable(LanceField field)
     {
         if (isJson(field)) {
-            return lists;
+            return true;
         }
         if (field.logicalType().equals("struct")) {
-            return !field.isPackedStruct() && !field.children().isEmpty() && field.children().stream().allMatch(child -> isWritable(child, lists));
+            return !field.isPackedStruct() && !field.children().isEmpty() && field.children().stream().allMatch(JavaDataFileWriter::isWritable);
         }
         // Lance names a list of structs "list.struct"
         if (field.logicalType().equals("list") || field.logicalType().equals("list.struct")) {
-            return lists && field.children().size() == 1 && isWritable(field.children().getFirst(), true);
+            return field.children().size() == 1 && isWritable(field.children().getFirst());
         }
         return isFlat(field);
     }
