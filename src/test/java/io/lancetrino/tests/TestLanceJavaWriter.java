@@ -128,6 +128,26 @@ final class TestLanceJavaWriter
     }
 
     @Test
+    void testUncompressedTablesTakeRunLengthsAndFsst()
+    {
+        assertUpdate("CREATE SCHEMA IF NOT EXISTS jw");
+        // without general compression: sorted buckets in runs (run-length chunks) and text (FSST), as Lance's writer codes them
+        String rows = "SELECT orderkey / 100 AS bucket, CASE WHEN orderkey % 9 = 0 THEN NULL ELSE comment END AS comment, linenumber FROM tpch.tiny.lineitem";
+        writeWithBothWriters("plain", 60175, "CREATE TABLE {table} WITH (compression = 'none') AS " + rows + " ORDER BY orderkey");
+        List<MaterializedRow> expected = computeActual(rows).getMaterializedRows();
+        assertBothReadersReadBothWritersAlike("plain", expected);
+        List<String> encodings = dataFiles(dataset("plain_java")).stream()
+                .flatMap(file -> fileMetadata(file).columns().subList(0, 2).stream())
+                .flatMap(column -> column.pages().stream())
+                .filter(page -> page.layout().hasMiniBlockLayout())
+                .map(page -> page.layout().getMiniBlockLayout().getValueCompression().getCompressionCase().name())
+                .toList();
+        assertThat(encodings).contains("RLE", "FSST");
+        long appended = sdkAppendsItsFirstBatch(dataset("plain_java"));
+        assertQuery("SELECT count(*) FROM plain_java", "VALUES " + (60175 + appended));
+    }
+
+    @Test
     void testStructTablesBothWritersBothReaders()
     {
         assertUpdate("CREATE SCHEMA IF NOT EXISTS jw");

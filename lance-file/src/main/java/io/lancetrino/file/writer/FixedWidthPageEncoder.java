@@ -5,6 +5,7 @@ import io.airlift.slice.Slices;
 import io.lancetrino.file.proto.encodings.CompressiveEncoding;
 
 import java.util.Arrays;
+import java.util.List;
 
 import static com.google.common.base.Preconditions.checkArgument;
 import static io.lancetrino.file.writer.FastLanesPacker.BLOCK_VALUES;
@@ -28,6 +29,9 @@ final class FixedWidthPageEncoder
     private static final int GENERAL_CHUNK_BYTES_V21 = 16 * 1024;
     private static final int MAX_DICTIONARY_ITEMS = 1 << 16;
     private static final int SAMPLE_CHUNKS = 4;
+    // run-length chunks: Lance documents at most 2,048 values a chunk, and a run's length is one byte
+    private static final int RUN_LENGTH_CHUNK_VALUES = 2048;
+    private static final int MAX_RUN = 255;
 
     private final int bitsPerValue;
     private final boolean largeChunks;
@@ -68,8 +72,12 @@ final class FixedWidthPageEncoder
                 dictionaryBytes = (long) dictionary.itemCount() * bitsPerValue / 8 + bitpackedBytes(dictionary.ids(), count, 32);
             }
         }
+        long runLengthBytes = runLengthBytes(values, hasNulls ? nulls : null, count, bitsPerValue);
         EncodedPage plain;
-        if (dictionaryBytes < Math.min(flatBytes, packedBytes)) {
+        if (runLengthBytes < Math.min(dictionaryBytes, Math.min(flatBytes, packedBytes))) {
+            plain = runLengths(values, nulls, hasNulls, count, bitsPerValue, null, null, 0);
+        }
+        else if (dictionaryBytes < Math.min(flatBytes, packedBytes)) {
             plain = dictionary(dictionary, nulls, hasNulls, count);
         }
         else if (packedBytes < flatBytes) {
@@ -175,7 +183,9 @@ final class FixedWidthPageEncoder
      */
     EncodedPage dictionaryIndices(long[] ids, boolean[] nulls, boolean hasNulls, int count, Slice dictionary, CompressiveEncoding dictionaryEncoding, int dictionaryItems)
     {
-        EncodedPage packed = bitpacked(ids, nulls, hasNulls, count, 32, inlineBitpacking(32), dictionary, dictionaryEncoding, dictionaryItems);
+        EncodedPage packed = runLengthBytes(ids, hasNulls ? nulls : null, count, 32) < bitpackedBytes(ids, count, 32)
+                ? runLengths(ids, nulls, hasNulls, count, 32, dictionary, dictionaryEncoding, dictionaryItems)
+                : bitpacked(ids, nulls, hasNulls, count, 32, inlineBitpacking(32), dictionary, dictionaryEncoding, dictionaryItems);
         if (compressor == null) {
             return packed;
         }
@@ -205,6 +215,77 @@ final class FixedWidthPageEncoder
             chunks.addChunk(length, buffer);
         }
         return chunks.page(encoding, dictionary, dictionaryEncoding, dictionaryItems);
+    }
+
+    /**
+     * Run-length chunks, as Lance writes them where runs pay (sorted or repetitive values): per chunk the value of each
+     * run (plain) in one buffer and its length (1 to 255) in a byte in another. A NULL continues the run it is in:
+     * readers take NULLs from the def levels, whatever value their slot holds.
+     */
+    private EncodedPage runLengths(long[] values, boolean[] nulls, boolean hasNulls, int count, int valueBits, Slice dictionary, CompressiveEncoding dictionaryEncoding, int dictionaryItems)
+    {
+        int perChunk = Math.min(maxChunkValues, RUN_LENGTH_CHUNK_VALUES);
+        MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, count, hasNulls ? nulls : null);
+        long[] runValues = new long[perChunk];
+        byte[] runLengths = new byte[perChunk];
+        for (int start = 0; start < count; start += perChunk) {
+            int end = Math.min(start + perChunk, count);
+            int runs = 0;
+            int position = start;
+            while (position < end) {
+                long value = runValue(values, hasNulls ? nulls : null, position, end);
+                int run = 1;
+                while (run < MAX_RUN && position + run < end && (values[position + run] == value || (hasNulls && nulls[position + run]))) {
+                    run++;
+                }
+                runValues[runs] = value;
+                runLengths[runs++] = (byte) run;
+                position += run;
+            }
+            chunks.addChunk(end - start, List.of(flatValues(runValues, 0, runs, valueBits), Slices.wrappedBuffer(runLengths, 0, runs).copy()));
+        }
+        return chunks.page(PageLayouts.runLengths(valueBits), dictionary, dictionaryEncoding, dictionaryItems);
+    }
+
+    /**
+     * The bytes of {@link #runLengths}' chunks, or Long.MAX_VALUE for values narrower than a byte (booleans).
+     *
+     * @param nulls which values are NULL, or null for none
+     */
+    private long runLengthBytes(long[] values, boolean[] nulls, int count, int valueBits)
+    {
+        if (valueBits < 8) {
+            return Long.MAX_VALUE;
+        }
+        int perChunk = Math.min(maxChunkValues, RUN_LENGTH_CHUNK_VALUES);
+        long runs = 0;
+        for (int start = 0; start < count; start += perChunk) {
+            int end = Math.min(start + perChunk, count);
+            int run = 0;
+            long value = 0;
+            for (int position = start; position < end; position++) {
+                boolean isNull = nulls != null && nulls[position];
+                if (run == 0 || run == MAX_RUN || (values[position] != value && !isNull)) {
+                    runs++;
+                    run = 0;
+                    value = runValue(values, nulls, position, end);
+                }
+                run++;
+            }
+        }
+        long chunks = (count + perChunk - 1) / perChunk;
+        // each chunk's two buffers are 8-byte aligned and have a size in its header
+        return runs * (valueBits / 8 + 1) + chunks * 16;
+    }
+
+    /** The value of a run starting at {@code position}: its first value that is not NULL, before {@code end}. */
+    private static long runValue(long[] values, boolean[] nulls, int position, int end)
+    {
+        int first = position;
+        while (nulls != null && first < end - 1 && nulls[first]) {
+            first++;
+        }
+        return values[first];
     }
 
     private static long bitpackedBytes(long[] values, int count, int wordBits)

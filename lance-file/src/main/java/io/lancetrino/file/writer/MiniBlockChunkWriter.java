@@ -5,6 +5,7 @@ import io.airlift.slice.DynamicSliceOutput;
 import io.airlift.slice.Slice;
 import io.lancetrino.file.proto.encodings.CompressiveEncoding;
 import io.lancetrino.file.proto.encodings.MiniBlockLayout;
+import io.lancetrino.file.proto.encodings.PageLayout;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -29,6 +30,8 @@ final class MiniBlockChunkWriter
     private final DynamicSliceOutput metadata = new DynamicSliceOutput(64);
     private final DynamicSliceOutput chunks = new DynamicSliceOutput(4096);
     private int itemsAdded;
+    // value buffers per chunk, the same in every chunk of a page (0 before the first)
+    private int buffersPerChunk;
 
     /**
      * @param items the page's items, which the chunks added cover in order
@@ -55,6 +58,10 @@ final class MiniBlockChunkWriter
      */
     void addChunk(int values, List<Slice> valueBuffers)
     {
+        if (buffersPerChunk != 0 && buffersPerChunk != valueBuffers.size()) {
+            throw new IllegalArgumentException("Chunks of %s and %s value buffers in one page".formatted(buffersPerChunk, valueBuffers.size()));
+        }
+        buffersPerChunk = valueBuffers.size();
         boolean last = itemsAdded + values >= items;
         if (!last && Integer.bitCount(values) != 1) {
             throw new IllegalArgumentException("A chunk before the last holds a power of two of values, not " + values);
@@ -161,7 +168,11 @@ final class MiniBlockChunkWriter
     EncodedPage page(CompressiveEncoding values, Slice dictionary, CompressiveEncoding dictionaryEncoding, long dictionaryItems)
     {
         List<Slice> buffers = dictionary == null ? List.of(metadata.slice(), chunks.slice()) : List.of(metadata.slice(), chunks.slice(), dictionary);
-        return new EncodedPage(items, buffers, PageLayouts.miniBlock(items, hasDef, values, largeChunks, dictionaryEncoding, dictionaryItems));
+        PageLayout layout = PageLayouts.miniBlock(items, hasDef, values, largeChunks, dictionaryEncoding, dictionaryItems);
+        if (buffersPerChunk > 1) {
+            layout = layout.toBuilder().setMiniBlockLayout(layout.getMiniBlockLayout().toBuilder().setNumBuffers(buffersPerChunk)).build();
+        }
+        return new EncodedPage(items, buffers, layout);
     }
 
     /** The page of chunks of {@code valueBuffers} buffers each, without a dictionary. */

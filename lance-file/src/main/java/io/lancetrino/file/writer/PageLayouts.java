@@ -9,6 +9,7 @@ import io.lancetrino.file.proto.encodings.InlineBitpacking;
 import io.lancetrino.file.proto.encodings.MiniBlockLayout;
 import io.lancetrino.file.proto.encodings.PageLayout;
 import io.lancetrino.file.proto.encodings.RepDefLayer;
+import io.lancetrino.file.proto.encodings.Rle;
 import io.lancetrino.file.proto.encodings.Variable;
 
 import java.util.List;
@@ -28,6 +29,12 @@ final class PageLayouts
     static CompressiveEncoding byteStreamSplit(int bitsPerValue)
     {
         return CompressiveEncoding.newBuilder().setByteStreamSplit(ByteStreamSplit.newBuilder().setValues(flat(bitsPerValue))).build();
+    }
+
+    /** Lance's run-length chunks: the runs' values of {@code bitsPerValue} bits, then their lengths in a byte each. */
+    static CompressiveEncoding runLengths(int bitsPerValue)
+    {
+        return CompressiveEncoding.newBuilder().setRle(Rle.newBuilder().setValues(flat(bitsPerValue)).setRunLengths(flat(8))).build();
     }
 
     static CompressiveEncoding flat(int bitsPerValue)

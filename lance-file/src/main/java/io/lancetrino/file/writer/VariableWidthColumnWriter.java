@@ -1,10 +1,12 @@
 package io.lancetrino.file.writer;
 
+import com.google.protobuf.ByteString;
 import io.airlift.slice.DynamicSliceOutput;
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
 import io.lancetrino.file.proto.encodings.RepDefLayer;
 import io.lancetrino.file.proto.encodings.CompressiveEncoding;
+import io.lancetrino.file.proto.encodings.Fsst;
 import io.lancetrino.file.proto.encodings.Variable;
 import io.trino.spi.block.Block;
 import io.trino.spi.type.Type;
@@ -45,6 +47,10 @@ final class VariableWidthColumnWriter
     private static final int DICTIONARY_SAMPLE = 4096;
     private static final int SAMPLE_BYTES = 256 * 1024;
     static final int MAX_CHUNK_VALUES = 4096;
+    // FSST where Lance's writer takes it: pages of 32 KiB of values or more, with a value of 5 bytes or more
+    private static final int FSST_MIN_PAGE_BYTES = 32 * 1024;
+    private static final int FSST_MIN_VALUE_BYTES = 5;
+    private static final int FSST_SAMPLE_BYTES = 32 * 1024;
     // in format 2.1 a page with a value this long goes in a full-zip page, as Lance's writer does (its chunks are 32 KiB
     // at most); 2.2 keeps mini-block chunks, whose zstd frames compress better than values one at a time
     private static final int FULL_ZIP_VALUE_BYTES = 256;
@@ -271,7 +277,32 @@ final class VariableWidthColumnWriter
                 return general;
             }
         }
+        if (compressor == null && offsetBytes == Integer.BYTES && data.length() >= FSST_MIN_PAGE_BYTES && longestValue() >= FSST_MIN_VALUE_BYTES) {
+            EncodedPage fsst = fsst(data);
+            if (fsst.bytes() < bestBytes) {
+                return fsst;
+            }
+        }
         return useDictionary ? dictionary : chunked(data, CHUNK_TARGET_BYTES, null);
+    }
+
+    /**
+     * FSST over the page's values, then plain chunks of the coded values, as Lance's writer codes strings where no
+     * general compression is asked for: one symbol table per page, learned from a sample of it.
+     */
+    private EncodedPage fsst(Slice data)
+    {
+        FsstEncoder encoder = FsstEncoder.train(data, ends, count, FSST_SAMPLE_BYTES);
+        DynamicSliceOutput coded = new DynamicSliceOutput(data.length() / 2 + 16);
+        int[] codedEnds = new int[count];
+        for (int i = 0; i < count; i++) {
+            encoder.compress(data, begin(i), ends[i], coded);
+            codedEnds[i] = coded.size();
+        }
+        CompressiveEncoding values = CompressiveEncoding.newBuilder()
+                .setFsst(Fsst.newBuilder().setSymbolTable(ByteString.copyFrom(encoder.table().getBytes())).setValues(encoding))
+                .build();
+        return chunked(coded.slice(), codedEnds, CHUNK_TARGET_BYTES, null, values);
     }
 
     /** The bytes of the page {@code chunked(data, targetBytes, null)} builds. */
@@ -280,7 +311,7 @@ final class VariableWidthColumnWriter
         long bytes = 0;
         int start = 0;
         while (start < count) {
-            int values = chunkValues(start, targetBytes);
+            int values = chunkValues(ends, start, targetBytes);
             long valueBytes = (long) offsetBytes * (values + 1) + ends[start + values - 1] - begin(start);
             bytes += MiniBlockChunkWriter.chunkBytes(largeChunks, hasNulls, values, (valueBytes + offsetBytes - 1) / offsetBytes * offsetBytes);
             start += values;
@@ -295,8 +326,8 @@ final class VariableWidthColumnWriter
         long compressedSample = 0;
         int start = 0;
         while (start < count && rawSample < SAMPLE_BYTES) {
-            int values = chunkValues(start, targetBytes);
-            Slice chunk = encodeChunk(data, start, values);
+            int values = chunkValues(ends, start, targetBytes);
+            Slice chunk = encodeChunk(data, ends, start, values);
             rawSample += chunk.length();
             compressedSample += compressor.compressVariable(chunk, offsetBytes * (values + 1)).length();
             start += values;
@@ -307,15 +338,21 @@ final class VariableWidthColumnWriter
 
     private EncodedPage chunked(Slice data, int targetBytes, GeneralCompressor general)
     {
+        return chunked(data, ends, targetBytes, general, general == null ? encoding : general.wrap(encoding));
+    }
+
+    /** Chunks of the values {@code [begin(i), valueEnds[i])} of {@code data}, as the page's {@code values} encoding says. */
+    private EncodedPage chunked(Slice data, int[] valueEnds, int targetBytes, GeneralCompressor general, CompressiveEncoding values)
+    {
         MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, count, hasNulls ? nulls : null);
         int start = 0;
         while (start < count) {
-            int values = chunkValues(start, targetBytes);
-            Slice chunk = encodeChunk(data, start, values);
-            chunks.addChunk(values, general == null ? chunk : general.compressVariable(chunk, offsetBytes * (values + 1)));
-            start += values;
+            int chunkValues = chunkValues(valueEnds, start, targetBytes);
+            Slice chunk = encodeChunk(data, valueEnds, start, chunkValues);
+            chunks.addChunk(chunkValues, general == null ? chunk : general.compressVariable(chunk, offsetBytes * (chunkValues + 1)));
+            start += chunkValues;
         }
-        return chunks.page(general == null ? encoding : general.wrap(encoding), null, null, 0);
+        return chunks.page(values, null, null, 0);
     }
 
     /**
@@ -378,41 +415,46 @@ final class VariableWidthColumnWriter
      * Values in the chunk starting at {@code start}: doubled while the chunk stays within the target, and all that
      * remain when they fit in it (the last chunk's count need not be a power of two).
      */
-    private int chunkValues(int start, int targetBytes)
+    private int chunkValues(int[] valueEnds, int start, int targetBytes)
     {
         int remaining = count - start;
         int values = 1;
-        while (values * 2 <= Math.min(remaining, maxChunkValues) && chunkBytes(start, values * 2) <= targetBytes) {
+        while (values * 2 <= Math.min(remaining, maxChunkValues) && chunkBytes(valueEnds, start, values * 2) <= targetBytes) {
             values *= 2;
         }
-        if (remaining <= maxChunkValues && remaining < values * 2 && chunkBytes(start, remaining) <= targetBytes) {
+        if (remaining <= maxChunkValues && remaining < values * 2 && chunkBytes(valueEnds, start, remaining) <= targetBytes) {
             values = remaining;
         }
-        long needed = chunkBytes(start, values);
+        long needed = chunkBytes(valueEnds, start, values);
         if (needed > MiniBlockChunkWriter.maxChunkBytes(largeChunks) - 64) {
             throw new IllegalArgumentException("A value of %s bytes does not fit a mini-block chunk of format 2.1".formatted(needed - 8));
         }
         return values;
     }
 
-    private long chunkBytes(int start, int values)
+    private long chunkBytes(int[] valueEnds, int start, int values)
     {
-        return (long) offsetBytes * (values + 1) + (ends[start + values - 1] - begin(start)) + (hasNulls ? 2L * values : 0);
+        return (long) offsetBytes * (values + 1) + (valueEnds[start + values - 1] - begin(valueEnds, start)) + (hasNulls ? 2L * values : 0);
     }
 
     private int begin(int index)
     {
-        return index == 0 ? 0 : ends[index - 1];
+        return begin(ends, index);
     }
 
-    private Slice encodeChunk(Slice data, int start, int values)
+    private static int begin(int[] valueEnds, int index)
     {
-        int dataStart = begin(start);
-        int dataEnd = ends[start + values - 1];
+        return index == 0 ? 0 : valueEnds[index - 1];
+    }
+
+    private Slice encodeChunk(Slice data, int[] valueEnds, int start, int values)
+    {
+        int dataStart = begin(valueEnds, start);
+        int dataEnd = valueEnds[start + values - 1];
         int offsetsLength = offsetBytes * (values + 1);
         DynamicSliceOutput chunk = new DynamicSliceOutput(offsetsLength + dataEnd - dataStart);
         for (int i = -1; i < values; i++) {
-            int offset = offsetsLength + (i < 0 ? 0 : ends[start + i] - dataStart);
+            int offset = offsetsLength + (i < 0 ? 0 : valueEnds[start + i] - dataStart);
             if (offsetBytes == Integer.BYTES) {
                 chunk.writeInt(offset);
             }

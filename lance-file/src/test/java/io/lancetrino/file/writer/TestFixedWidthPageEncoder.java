@@ -1,5 +1,6 @@
 package io.lancetrino.file.writer;
 
+import io.airlift.slice.Slice;
 import io.lancetrino.file.proto.encodings.CompressiveEncoding;
 import org.junit.jupiter.api.Test;
 
@@ -7,6 +8,7 @@ import java.util.Random;
 
 import static io.lancetrino.file.proto.encodings.CompressiveEncoding.CompressionCase.GENERAL;
 import static io.lancetrino.file.proto.encodings.CompressiveEncoding.CompressionCase.INLINE_BITPACKING;
+import static io.lancetrino.file.proto.encodings.CompressiveEncoding.CompressionCase.RLE;
 import static org.assertj.core.api.Assertions.assertThat;
 
 final class TestFixedWidthPageEncoder
@@ -39,6 +41,49 @@ final class TestFixedWidthPageEncoder
             keys[i] = 5_000_000 + i / 4 * 3;
         }
         assertThat(valueEncoding(encode(keys)).getCompressionCase()).isEqualTo(GENERAL);
+    }
+
+    @Test
+    void sortedValuesTakeRunLengthsAndNullsDoNotBreakTheirRuns()
+    {
+        // sorted 32-bit keys in runs of 300 (over a run's 255 limit): run-length chunks of 2,048 values
+        long[] sorted = new long[COUNT];
+        boolean[] nulls = new boolean[COUNT];
+        for (int i = 0; i < COUNT; i++) {
+            sorted[i] = 1_000_000 + i / 300;
+            nulls[i] = i % 7 == 3;
+        }
+        EncodedPage page = new FixedWidthPageEncoder(32, true, null).encode(sorted, new boolean[COUNT], false, COUNT);
+        assertThat(valueEncoding(page).getCompressionCase()).isEqualTo(RLE);
+        int runs = runCount(page);
+        // a run per key and chunk, and one more where a key's 300 values pass 255
+        assertThat(runs).isBetween(COUNT / 300, 2 * (COUNT / 300 + COUNT / 2048 + 1));
+
+        // NULLs (every seventh value, its slot 0) continue the run they fall in: no more runs than without them
+        long[] withNulls = sorted.clone();
+        for (int i = 0; i < COUNT; i++) {
+            withNulls[i] = nulls[i] ? 0 : withNulls[i];
+        }
+        EncodedPage nullPage = new FixedWidthPageEncoder(32, true, null).encode(withNulls, nulls, true, COUNT);
+        assertThat(valueEncoding(nullPage).getCompressionCase()).isEqualTo(RLE);
+        assertThat(runCount(nullPage)).isLessThanOrEqualTo(runs);
+    }
+
+    /** The runs of a run-length page, checking that each chunk's run lengths add up to its values. */
+    private static int runCount(EncodedPage page)
+    {
+        int runs = 0;
+        for (MiniBlockChunkWriter.FlatChunk chunk : MiniBlockChunkWriter.flatChunks(page)) {
+            Slice lengths = chunk.valueBuffers().get(1);
+            int values = 0;
+            for (int run = 0; run < lengths.length(); run++) {
+                values += lengths.getUnsignedByte(run);
+            }
+            assertThat(values).isEqualTo(chunk.values());
+            assertThat(chunk.valueBuffers().get(0).length()).isEqualTo(4 * lengths.length());
+            runs += lengths.length();
+        }
+        return runs;
     }
 
     private static long[] runs(int maxRun)

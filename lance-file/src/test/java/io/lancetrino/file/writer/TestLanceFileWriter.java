@@ -140,11 +140,19 @@ final class TestLanceFileWriter
                 "2.2 SAME text ALL_NULL", "2.1 SAME amount ALL_NULL", "2.1 SAME big ALL_NULL", "2.2 SAME bytes ALL_NULL",
                 "2.2 SAME text CONSTANT", "2.2 SAME bytes CONSTANT",
                 // format 2.1 pages with a value of 256 bytes or more
-                "2.1 FRESH text FULL_ZIP def", "2.1 FRESH bytes FULL_ZIP", "2.1 FRESH bytes FULL_ZIP def");
+                "2.1 FRESH text FULL_ZIP def", "2.1 FRESH bytes FULL_ZIP", "2.1 FRESH bytes FULL_ZIP def",
+                // values in runs: run-length chunks, of values and of dictionary indices
+                "2.1 RUNS tiny RLE", "2.1 RUNS int RLE", "2.2 RUNS small RLE", "2.2 RUNS big RLE", "2.2 RUNS dbl RLE", "2.2 RUNS day RLE",
+                "2.1 RUNS bytes dictionary RLE", "2.2 RUNS bytes dictionary RLE", "2.2 RUNS text dictionary RLE",
+                // text without general compression: FSST, as Lance's writer codes it
+                "2.2 FRESH text FSST");
     }
 
-    /** How values repeat within a file: SAME is one value per batch (a batch is a page where pages are small). */
-    private enum Shape { FRESH, FEW, SMALL, SAME }
+    /**
+     * How values repeat within a file: SAME is one value per batch (a batch is a page where pages are small), RUNS
+     * repeats values of a few in runs of up to 600 (sorted data).
+     */
+    private enum Shape { FRESH, FEW, SMALL, SAME, RUNS }
 
     /** Returns what was used, e.g. "2.2 FEW text dictionary INLINE_BITPACKING" or "2.1 SMALL int INLINE_BITPACKING", per column and page. */
     private static Set<String> checkRoundTrip(long seed, String version, long pageBytes, Shape shape, EncodingOptions options)
@@ -251,7 +259,13 @@ final class TestLanceFileWriter
             Type type = COLUMNS.get(column).type();
             BlockBuilder builder = type.createBlockBuilder(null, rows);
             Object batchValue = pools.get(column).get(random.nextInt(pools.get(column).size()));
+            Object runValue = batchValue;
+            int runLeft = 0;
             for (int row = 0; row < rows; row++) {
+                if (runLeft-- == 0) {
+                    runValue = pools.get(column).get(random.nextInt(pools.get(column).size()));
+                    runLeft = random.nextInt(600);
+                }
                 if (random.nextDouble() < nullShare) {
                     builder.appendNull();
                     expected.get(column).add(null);
@@ -260,6 +274,7 @@ final class TestLanceFileWriter
                 Object value = switch (shape) {
                     case FEW -> pools.get(column).get(random.nextInt(pools.get(column).size()));
                     case SAME -> batchValue;
+                    case RUNS -> runValue;
                     default -> randomValue(random, type, shape);
                 };
                 expected.get(column).add(value instanceof byte[] bytes ? Arrays.toString(bytes) : value);
