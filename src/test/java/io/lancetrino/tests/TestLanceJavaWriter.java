@@ -35,6 +35,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
+import static io.lancetrino.split.LanceErrorCode.LANCE_BAD_DATA;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -362,6 +363,14 @@ final class TestLanceJavaWriter
                 .contains("FULL_ZIP_LAYOUT");
         long appended = sdkAppendsItsFirstBatch(dataset("v21"), "2.1");
         assertQuery("SELECT count(*) FROM v21", "VALUES " + (15000 + appended));
+
+        // a row with more empty arrays between two elements than a 2.1 chunk holds with their levels: refused, nothing committed
+        assertUpdate("CREATE TABLE crowded21 (a array(array(bigint))) WITH (file_format_version = '2.1')");
+        assertThat(query("INSERT INTO crowded21 SELECT ARRAY[ARRAY[BIGINT '1']] || transform(sequence(1, 9000), i -> CAST(ARRAY[] AS array(bigint))) || ARRAY[ARRAY[BIGINT '2']]"))
+                .failure()
+                .hasErrorCode(LANCE_BAD_DATA)
+                .hasMessageMatching("Cannot write Lance data file .*: A chunk of 2 array elements holds 9002 levels, more than a chunk of format 2.1 can hold.*");
+        assertQuery("SELECT count(*) FROM crowded21", "VALUES 0");
     }
 
     @Test

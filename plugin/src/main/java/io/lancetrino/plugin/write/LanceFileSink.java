@@ -175,6 +175,10 @@ public final class LanceFileSink
         try {
             size = writer.finish();
         }
+        catch (IllegalArgumentException e) {
+            // values the format cannot hold, found as the file's last pages are encoded; nothing is committed
+            throw new TrinoException(LANCE_BAD_DATA, "Cannot write Lance data file %s: %s".formatted(location, e.getMessage()), e);
+        }
         catch (Exception e) {
             throw new TrinoException(LANCE_FILESYSTEM_ERROR, "Cannot finish Lance data file %s: %s".formatted(location, e.getMessage()), e);
         }
