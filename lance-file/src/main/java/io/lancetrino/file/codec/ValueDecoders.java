@@ -252,37 +252,75 @@ public final class ValueDecoders
             decodeRleInto(encoding.getGeneral().getValues(), BufferDecompressor.decompress(encoding.getGeneral().getCompression(), runData), lengths, count, first, last, output, outputOffset);
             return;
         }
-        CompressiveEncoding valuesEncoding = encoding.getRle().getValues();
-        CompressiveEncoding lengthsEncoding = encoding.getRle().getRunLengths();
-        if (!valuesEncoding.hasFlat() || !lengthsEncoding.hasFlat() || lengthsEncoding.getFlat().getBitsPerValue() != 8) {
-            throw unsupported(encoding);
-        }
-        int valueWidth = toIntExact(valuesEncoding.getFlat().getBitsPerValue()) / 8;
+        int valueWidth = rleValueWidth(encoding);
         int runs = runData.length() / valueWidth;
-        long[] runValues = decodeFixed(valuesEncoding, runData, runs);
         int position = 0;
         for (int run = 0; run < runs && position < count; run++) {
             int length = Math.min(lengths.getUnsignedByte(run), count - position);
             int from = Math.max(position, first);
             int to = Math.min(position + length, last);
             if (from < to) {
-                Arrays.fill(output, outputOffset + from - first, outputOffset + to - first, runValues[run]);
+                Arrays.fill(output, outputOffset + from - first, outputOffset + to - first, runValue(runData, run, valueWidth));
             }
             position += length;
         }
-        // every run is walked, so a chunk whose runs do not add up is refused even when the wanted values are earlier
+        checkRuns(position, count);
+    }
+
+    /** As {@link #decodeRleInto(CompressiveEncoding, Slice, Slice, int, int, int, long[], int)}, into ints (values of up to 32 bits). */
+    public static void decodeRleInto(CompressiveEncoding encoding, Slice runData, Slice lengths, int count, int first, int last, int[] output, int outputOffset)
+    {
+        if (encoding.hasGeneral()) {
+            decodeRleInto(encoding.getGeneral().getValues(), BufferDecompressor.decompress(encoding.getGeneral().getCompression(), runData), lengths, count, first, last, output, outputOffset);
+            return;
+        }
+        int valueWidth = rleValueWidth(encoding);
+        int runs = runData.length() / valueWidth;
+        int position = 0;
+        for (int run = 0; run < runs && position < count; run++) {
+            int length = Math.min(lengths.getUnsignedByte(run), count - position);
+            int from = Math.max(position, first);
+            int to = Math.min(position + length, last);
+            if (from < to) {
+                Arrays.fill(output, outputOffset + from - first, outputOffset + to - first, (int) runValue(runData, run, valueWidth));
+            }
+            position += length;
+        }
+        checkRuns(position, count);
+    }
+
+    /** The byte width of a run-length chunk's values: plain values, and lengths of a byte each. */
+    private static int rleValueWidth(CompressiveEncoding encoding)
+    {
+        CompressiveEncoding valuesEncoding = encoding.getRle().getValues();
+        CompressiveEncoding lengthsEncoding = encoding.getRle().getRunLengths();
+        if (!valuesEncoding.hasFlat() || valuesEncoding.getFlat().hasData() || !lengthsEncoding.hasFlat() || lengthsEncoding.getFlat().getBitsPerValue() != 8) {
+            throw unsupported(encoding);
+        }
+        int bits = toIntExact(valuesEncoding.getFlat().getBitsPerValue());
+        if (bits != 8 && bits != 16 && bits != 32 && bits != 64) {
+            throw unsupported(encoding);
+        }
+        return bits / 8;
+    }
+
+    /** A run's value, zero-extended as {@link #decodeFixed} extends values. */
+    private static long runValue(Slice runData, int run, int width)
+    {
+        return switch (width) {
+            case 1 -> runData.getUnsignedByte(run);
+            case 2 -> runData.getUnsignedShort(run * 2);
+            case 4 -> runData.getUnsignedInt(run * 4);
+            default -> runData.getLong(run * 8);
+        };
+    }
+
+    // every run is walked, so a chunk whose runs do not add up is refused even when the wanted values are earlier
+    private static void checkRuns(int position, int count)
+    {
         if (position != count) {
             throw new IllegalStateException("RLE runs hold %s values, %s expected".formatted(position, count));
         }
-    }
-
-    /** As {@link #decodeRleInto(CompressiveEncoding, Slice, Slice, int, int, int, long[], int)}, into ints. */
-    public static void decodeRleInto(CompressiveEncoding encoding, Slice runData, Slice lengths, int count, int first, int last, int[] output, int outputOffset)
-    {
-        // run-length encoding is rare in the files read here (the Java writer does not choose it): no path of its own
-        long[] values = new long[last - first];
-        decodeRleInto(encoding, runData, lengths, count, first, last, values, 0);
-        narrow(values, 0, values.length, output, outputOffset);
     }
 
     /** Decodes {@code count} 128-bit values as (low, high) long pairs, little-endian as stored. */
