@@ -108,10 +108,34 @@ final class Decimal128ColumnWriter
     @Override
     public EncodedPage flush()
     {
-        EncodedPage page = constantPages && ConstantPages.allNull(nulls, count) ? ConstantPages.allNull(count) : encode();
+        EncodedPage page = constantPages && ConstantPages.allNull(nulls, count) ? ConstantPages.allNull(count)
+                : constantPages && largeChunks && isConstant() ? ConstantPages.constant(count, littleEndian(low[0], high[0]))
+                : encode();
         count = 0;
         hasNulls = false;
         return page;
+    }
+
+    /** Whether every buffered value (none NULL) equals the first: a constant page in format 2.2, as for other fixed-width values. */
+    private boolean isConstant()
+    {
+        if (count == 0 || hasNulls) {
+            return false;
+        }
+        for (int i = 1; i < count; i++) {
+            if (low[i] != low[0] || high[i] != high[0]) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static byte[] littleEndian(long low, long high)
+    {
+        byte[] value = new byte[16];
+        System.arraycopy(ConstantPages.littleEndian(low, 8), 0, value, 0, 8);
+        System.arraycopy(ConstantPages.littleEndian(high, 8), 0, value, 8, 8);
+        return value;
     }
 
     private EncodedPage encode()

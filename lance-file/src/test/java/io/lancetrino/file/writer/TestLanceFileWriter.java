@@ -137,6 +137,7 @@ final class TestLanceFileWriter
                 "2.1 FRESH amount FLAT", "2.2 SMALL price GENERAL>FLAT",
                 // pages of one value (fixed width, format 2.2) or of NULLs only
                 "2.2 SAME flag CONSTANT", "2.2 SAME tiny CONSTANT", "2.2 SAME real CONSTANT", "2.2 SAME dbl CONSTANT", "2.2 SAME tstz_ms CONSTANT",
+                "2.2 SAME price CONSTANT", "2.2 SAME amount CONSTANT",
                 "2.2 SAME text ALL_NULL", "2.1 SAME amount ALL_NULL", "2.1 SAME big ALL_NULL", "2.2 SAME bytes ALL_NULL",
                 "2.2 SAME text CONSTANT", "2.2 SAME bytes CONSTANT",
                 // format 2.1 pages with a value of 256 bytes or more
