@@ -394,7 +394,7 @@ final class ListColumnWriter
         if (row != rows || item != itemCount) {
             throw new IllegalStateException("%s rows and %s items zipped, %s and %s buffered".formatted(row, item, rows, itemCount));
         }
-        PageLayout layout = PageLayouts.fullZipVariable(levels, itemCount, repBits, defBits, 8 * lengthBytes, layers);
+        PageLayout layout = PageLayouts.fullZipVariable(levels, itemCount, repBits, defBits, 8 * lengthBytes, itemLayout.getValueCompression(), layers);
         return new EncodedPage(rows, List.of(records.slice(), VariableWidthColumnWriter.recordPositions(rowStarts)), layout);
     }
 

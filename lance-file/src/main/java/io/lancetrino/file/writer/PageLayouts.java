@@ -10,7 +10,6 @@ import io.lancetrino.file.proto.encodings.MiniBlockLayout;
 import io.lancetrino.file.proto.encodings.PageLayout;
 import io.lancetrino.file.proto.encodings.RepDefLayer;
 import io.lancetrino.file.proto.encodings.Rle;
-import io.lancetrino.file.proto.encodings.Variable;
 
 import java.util.List;
 
@@ -73,15 +72,12 @@ final class PageLayouts
     }
 
     /**
-     * A full-zip page of plain variable-width values with lengths of {@code lengthBits}: {@code levels} records, of
+     * A full-zip page of variable-width values ({@code values}: plain, or FSST-coded) with lengths of {@code lengthBits}: {@code levels} records, of
      * which {@code items} are items (the rest NULL or empty lists), each led by a control word of {@code repBits} rep
      * and {@code defBits} def bits (none when both are 0).
      */
-    static PageLayout fullZipVariable(int levels, int items, int repBits, int defBits, int lengthBits, List<RepDefLayer> layers)
+    static PageLayout fullZipVariable(int levels, int items, int repBits, int defBits, int lengthBits, CompressiveEncoding values, List<RepDefLayer> layers)
     {
-        CompressiveEncoding values = CompressiveEncoding.newBuilder()
-                .setVariable(Variable.newBuilder().setOffsets(flat(lengthBits)))
-                .build();
         FullZipLayout layout = FullZipLayout.newBuilder()
                 .setBitsRep(repBits)
                 .setBitsDef(defBits)

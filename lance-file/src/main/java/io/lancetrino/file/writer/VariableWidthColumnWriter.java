@@ -217,6 +217,17 @@ final class VariableWidthColumnWriter
     {
         boolean hasDef = hasNulls;
         int maxLevel = nesting == null ? 1 : nesting.maxLevel();
+        // without general compression each value is FSST-coded with one table for the page where that saves, as Lance does
+        int[] valueEnds = ends;
+        CompressiveEncoding values = encoding;
+        if (fsstApplies(data)) {
+            FsstValues coded = fsstValues(data);
+            if (coded.data().length() < data.length()) {
+                data = coded.data();
+                valueEnds = coded.ends();
+                values = coded.encoding();
+            }
+        }
         DynamicSliceOutput records = new DynamicSliceOutput(data.length() + (1 + offsetBytes) * count);
         long[] positions = new long[count + 1];
         for (int row = 0; row < count; row++) {
@@ -225,21 +236,21 @@ final class VariableWidthColumnWriter
                 records.writeByte(nesting == null ? (nulls[row] ? 1 : 0) : nesting.level(row));
             }
             if (!nulls[row]) {
-                int begin = begin(row);
+                int begin = begin(valueEnds, row);
                 if (offsetBytes == Long.BYTES) {
-                    records.writeLong(ends[row] - begin);
+                    records.writeLong(valueEnds[row] - begin);
                 }
                 else {
-                    records.writeInt(ends[row] - begin);
+                    records.writeInt(valueEnds[row] - begin);
                 }
-                records.writeBytes(data, begin, ends[row] - begin);
+                records.writeBytes(data, begin, valueEnds[row] - begin);
             }
         }
         positions[count] = records.size();
         Slice index = recordPositions(positions);
         int defBits = hasDef ? 32 - Integer.numberOfLeadingZeros(maxLevel) : 0;
         List<RepDefLayer> layers = nesting != null ? nesting.layers() : List.of(hasDef ? RepDefLayer.REPDEF_NULLABLE_ITEM : RepDefLayer.REPDEF_ALL_VALID_ITEM);
-        return new EncodedPage(count, List.of(records.slice(), index), PageLayouts.fullZipVariable(count, count, 0, defBits, 8 * offsetBytes, layers));
+        return new EncodedPage(count, List.of(records.slice(), index), PageLayouts.fullZipVariable(count, count, 0, defBits, 8 * offsetBytes, values, layers));
     }
 
     /** A full-zip page's index: the byte positions of its rows' first records and of the end, byte-packed to 1, 2, 4 or 8 bytes. */
@@ -277,7 +288,7 @@ final class VariableWidthColumnWriter
                 return general;
             }
         }
-        if (compressor == null && offsetBytes == Integer.BYTES && data.length() >= FSST_MIN_PAGE_BYTES && longestValue() >= FSST_MIN_VALUE_BYTES) {
+        if (fsstApplies(data)) {
             EncodedPage fsst = fsst(data);
             if (fsst.bytes() < bestBytes) {
                 return fsst;
@@ -292,6 +303,19 @@ final class VariableWidthColumnWriter
      */
     private EncodedPage fsst(Slice data)
     {
+        FsstValues coded = fsstValues(data);
+        return chunked(coded.data(), coded.ends(), CHUNK_TARGET_BYTES, null, coded.encoding());
+    }
+
+    /** Whether FSST is worth trying: no general compression asked for, and Lance's thresholds met (u32 offsets only). */
+    private boolean fsstApplies(Slice data)
+    {
+        return compressor == null && offsetBytes == Integer.BYTES && data.length() >= FSST_MIN_PAGE_BYTES && longestValue() >= FSST_MIN_VALUE_BYTES;
+    }
+
+    /** The values FSST-coded with a table learned from the page, and the encoding that names the table. */
+    private FsstValues fsstValues(Slice data)
+    {
         FsstEncoder encoder = FsstEncoder.train(data, ends, count, FSST_SAMPLE_BYTES);
         DynamicSliceOutput coded = new DynamicSliceOutput(data.length() / 2 + 16);
         int[] codedEnds = new int[count];
@@ -302,8 +326,10 @@ final class VariableWidthColumnWriter
         CompressiveEncoding values = CompressiveEncoding.newBuilder()
                 .setFsst(Fsst.newBuilder().setSymbolTable(ByteString.copyFrom(encoder.table().getBytes())).setValues(encoding))
                 .build();
-        return chunked(coded.slice(), codedEnds, CHUNK_TARGET_BYTES, null, values);
+        return new FsstValues(coded.slice(), codedEnds, values);
     }
+
+    private record FsstValues(Slice data, int[] ends, CompressiveEncoding encoding) {}
 
     /** The bytes of the page {@code chunked(data, targetBytes, null)} builds. */
     private long chunkedBytes(int targetBytes)

@@ -146,7 +146,7 @@ final class TestLanceFileWriter
                 "2.1 RUNS tiny RLE", "2.1 RUNS int RLE", "2.2 RUNS small RLE", "2.2 RUNS big RLE", "2.2 RUNS dbl RLE", "2.2 RUNS day RLE",
                 "2.1 RUNS bytes dictionary RLE", "2.2 RUNS bytes dictionary RLE", "2.2 RUNS text dictionary RLE",
                 // text without general compression: FSST, as Lance's writer codes it
-                "2.2 FRESH text FSST");
+                "2.2 FRESH text FSST", "2.1 FRESH text FULL_ZIP def FSST");
     }
 
     /**
@@ -212,7 +212,8 @@ final class TestLanceFileWriter
                     continue;
                 }
                 if (page.layout().hasFullZipLayout()) {
-                    encodings.add("%s %s %s FULL_ZIP%s".formatted(version, shape, spec.name(), page.layout().getFullZipLayout().getBitsDef() > 0 ? " def" : ""));
+                    var fullZip = page.layout().getFullZipLayout();
+                    encodings.add("%s %s %s FULL_ZIP%s%s".formatted(version, shape, spec.name(), fullZip.getBitsDef() > 0 ? " def" : "", fullZip.getValueCompression().hasFsst() ? " FSST" : ""));
                     continue;
                 }
                 MiniBlockLayout layout = page.layout().getMiniBlockLayout();
