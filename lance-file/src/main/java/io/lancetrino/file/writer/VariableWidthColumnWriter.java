@@ -210,8 +210,8 @@ final class VariableWidthColumnWriter
 
     /**
      * A full-zip page: per row its def level (one byte, when the page has any), then for a value its length (as wide as
-     * the offsets) and bytes; and the byte position of every record and of the end, byte-packed, so a reader starts a row range without
-     * a scan.
+     * the offsets) and bytes; and the byte position of every record and of the end, byte-packed, so a reader starts a
+     * row range without a scan.
      */
     private EncodedPage fullZip(Slice data)
     {
