@@ -248,30 +248,26 @@ public final class ValueDecoders
      */
     public static void decodeRleInto(CompressiveEncoding encoding, Slice runData, Slice lengths, int count, int first, int last, long[] output, int outputOffset)
     {
-        if (encoding.hasGeneral()) {
-            decodeRleInto(encoding.getGeneral().getValues(), BufferDecompressor.decompress(encoding.getGeneral().getCompression(), runData), lengths, count, first, last, output, outputOffset);
-            return;
-        }
-        int valueWidth = rleValueWidth(encoding);
-        int runs = runData.length() / valueWidth;
-        int position = 0;
-        for (int run = 0; run < runs && position < count; run++) {
-            int length = Math.min(lengths.getUnsignedByte(run), count - position);
-            int from = Math.max(position, first);
-            int to = Math.min(position + length, last);
-            if (from < to) {
-                Arrays.fill(output, outputOffset + from - first, outputOffset + to - first, runValue(runData, run, valueWidth));
-            }
-            position += length;
-        }
-        checkRuns(position, count);
+        forEachRun(encoding, runData, lengths, count, first, last, (from, to, value) -> Arrays.fill(output, outputOffset + from, outputOffset + to, value));
     }
 
     /** As {@link #decodeRleInto(CompressiveEncoding, Slice, Slice, int, int, int, long[], int)}, into ints (values of up to 32 bits). */
     public static void decodeRleInto(CompressiveEncoding encoding, Slice runData, Slice lengths, int count, int first, int last, int[] output, int outputOffset)
     {
+        forEachRun(encoding, runData, lengths, count, first, last, (from, to, value) -> Arrays.fill(output, outputOffset + from, outputOffset + to, (int) value));
+    }
+
+    /** Where a run's value goes: positions {@code [from, to)} counted from the first value wanted. */
+    private interface RunFill
+    {
+        void fill(int from, int to, long value);
+    }
+
+    /** Hands each run's part within {@code [first, last)} to {@code fill}, after walking every run. */
+    private static void forEachRun(CompressiveEncoding encoding, Slice runData, Slice lengths, int count, int first, int last, RunFill fill)
+    {
         if (encoding.hasGeneral()) {
-            decodeRleInto(encoding.getGeneral().getValues(), BufferDecompressor.decompress(encoding.getGeneral().getCompression(), runData), lengths, count, first, last, output, outputOffset);
+            forEachRun(encoding.getGeneral().getValues(), BufferDecompressor.decompress(encoding.getGeneral().getCompression(), runData), lengths, count, first, last, fill);
             return;
         }
         int valueWidth = rleValueWidth(encoding);
@@ -282,11 +278,14 @@ public final class ValueDecoders
             int from = Math.max(position, first);
             int to = Math.min(position + length, last);
             if (from < to) {
-                Arrays.fill(output, outputOffset + from - first, outputOffset + to - first, (int) runValue(runData, run, valueWidth));
+                fill.fill(from - first, to - first, runValue(runData, run, valueWidth));
             }
             position += length;
         }
-        checkRuns(position, count);
+        // every run is walked, so a chunk whose runs do not add up is refused even when the wanted values are earlier
+        if (position != count) {
+            throw new IllegalStateException("RLE runs hold %s values, %s expected".formatted(position, count));
+        }
     }
 
     /** The byte width of a run-length chunk's values: plain values, and lengths of a byte each. */
@@ -313,14 +312,6 @@ public final class ValueDecoders
             case 4 -> runData.getUnsignedInt(run * 4);
             default -> runData.getLong(run * 8);
         };
-    }
-
-    // every run is walked, so a chunk whose runs do not add up is refused even when the wanted values are earlier
-    private static void checkRuns(int position, int count)
-    {
-        if (position != count) {
-            throw new IllegalStateException("RLE runs hold %s values, %s expected".formatted(position, count));
-        }
     }
 
     /** Decodes {@code count} 128-bit values as (low, high) long pairs, little-endian as stored. */

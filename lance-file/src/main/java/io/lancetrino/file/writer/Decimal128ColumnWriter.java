@@ -132,10 +132,10 @@ final class Decimal128ColumnWriter
 
     private static byte[] littleEndian(long low, long high)
     {
-        byte[] value = new byte[16];
-        System.arraycopy(ConstantPages.littleEndian(low, 8), 0, value, 0, 8);
-        System.arraycopy(ConstantPages.littleEndian(high, 8), 0, value, 8, 8);
-        return value;
+        Slice value = Slices.allocate(16);
+        value.setLong(0, low);
+        value.setLong(8, high);
+        return value.getBytes();
     }
 
     private EncodedPage encode()

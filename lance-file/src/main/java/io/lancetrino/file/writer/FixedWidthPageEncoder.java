@@ -228,18 +228,14 @@ final class FixedWidthPageEncoder
         MiniBlockChunkWriter chunks = new MiniBlockChunkWriter(largeChunks, count, hasNulls ? nulls : null);
         long[] runValues = new long[perChunk];
         byte[] runLengths = new byte[perChunk];
+        boolean[] runNulls = hasNulls ? nulls : null;
         for (int start = 0; start < count; start += perChunk) {
             int end = Math.min(start + perChunk, count);
             int runs = 0;
-            int position = start;
-            while (position < end) {
-                long value = runValue(values, hasNulls ? nulls : null, position, end);
-                int run = 1;
-                while (run < MAX_RUN && position + run < end && (values[position + run] == value || (hasNulls && nulls[position + run]))) {
-                    run++;
-                }
-                runValues[runs] = value;
-                runLengths[runs++] = (byte) run;
+            for (int position = start; position < end; runs++) {
+                int run = runLength(values, runNulls, position, end);
+                runValues[runs] = runValue(values, runNulls, position, end);
+                runLengths[runs] = (byte) run;
                 position += run;
             }
             chunks.addChunk(end - start, List.of(flatValues(runValues, 0, runs, valueBits), Slices.wrappedBuffer(runLengths, 0, runs).copy()));
@@ -261,21 +257,27 @@ final class FixedWidthPageEncoder
         long runs = 0;
         for (int start = 0; start < count; start += perChunk) {
             int end = Math.min(start + perChunk, count);
-            int run = 0;
-            long value = 0;
-            for (int position = start; position < end; position++) {
-                boolean isNull = nulls != null && nulls[position];
-                if (run == 0 || run == MAX_RUN || (values[position] != value && !isNull)) {
-                    runs++;
-                    run = 0;
-                    value = runValue(values, nulls, position, end);
-                }
-                run++;
+            for (int position = start; position < end; position += runLength(values, nulls, position, end)) {
+                runs++;
             }
         }
         long chunks = (count + perChunk - 1) / perChunk;
         // each chunk's two buffers are 8-byte aligned and have a size in its header
         return runs * (valueBits / 8 + 1) + chunks * 16;
+    }
+
+    /**
+     * The length of the run starting at {@code position}, before {@code end}: the values equal to its value, NULLs
+     * (which continue it), at most {@link #MAX_RUN}.
+     */
+    private static int runLength(long[] values, boolean[] nulls, int position, int end)
+    {
+        long value = runValue(values, nulls, position, end);
+        int run = 1;
+        while (run < MAX_RUN && position + run < end && (values[position + run] == value || (nulls != null && nulls[position + run]))) {
+            run++;
+        }
+        return run;
     }
 
     /** The value of a run starting at {@code position}: its first value that is not NULL, before {@code end}. */

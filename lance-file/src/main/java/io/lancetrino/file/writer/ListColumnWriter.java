@@ -65,7 +65,7 @@ final class ListColumnWriter
     private final int maxRep;
     private final int maxDef;
     private final int innermostList;
-    private final boolean largeChunks;
+    private final int maxEmptyLevels;
     private final List<RepDefLayer> layers;
 
     private short[] rep = new short[1024];
@@ -93,7 +93,7 @@ final class ListColumnWriter
      */
     ListColumnWriter(ColumnWriter items, Type leafType, int structsAbove, List<Integer> steps, boolean largeChunks)
     {
-        this.largeChunks = largeChunks;
+        this.maxEmptyLevels = maxEmptyLevelsPerPage(largeChunks);
         this.items = requireNonNull(items, "items is null");
         this.leafType = requireNonNull(leafType, "leafType is null");
         this.structsAbove = structsAbove;
@@ -139,7 +139,7 @@ final class ListColumnWriter
                     : RowBlock.getRowFieldsFromBlock(blocks[step]).get(steps[step]);
         }
         for (int position = 0; position < block.getPositionCount(); position++) {
-            if (emptyLevels >= maxEmptyLevelsPerPage(largeChunks)) {
+            if (emptyLevels >= maxEmptyLevels) {
                 completePage();
             }
             rows++;
