@@ -2,10 +2,13 @@ package io.lancetrino.tests;
 
 import com.google.common.collect.ImmutableMap;
 import io.lancetrino.tests.fixtures.TemporaryWarehouses;
+import io.lancetrino.sharing.server.LanceSharingServer;
 import io.trino.Session;
 import io.trino.spi.security.Identity;
 import io.trino.testing.AbstractTestQueryFramework;
+import io.trino.testing.DistributedQueryRunner;
 import io.trino.testing.QueryRunner;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
@@ -28,7 +31,7 @@ final class TestLanceRefAccessControl
     private static final String RULES = """
             {
               "catalogs": [
-                {"user": "(owner|experimenter|outsider|appender)", "catalog": "(lance|system)", "allow": "all"}
+                {"user": "(owner|experimenter|outsider|appender|analyst|auditor)", "catalog": "(lance|system|partner)", "allow": "all"}
               ],
               "schemas": [
                 {"user": "owner", "schema": ".*", "owner": true},
@@ -38,18 +41,23 @@ final class TestLanceRefAccessControl
                 {"user": "owner", "privileges": ["SELECT", "INSERT", "DELETE", "UPDATE", "OWNERSHIP"]},
                 {"user": "(experimenter|outsider)", "schema": "lab", "privileges": ["SELECT", "INSERT", "DELETE", "UPDATE", "OWNERSHIP"]},
                 {"user": "experimenter", "schema": "prod", "privileges": ["SELECT"]},
-                {"user": "appender", "schema": "prod", "privileges": ["SELECT", "INSERT"]}
+                {"user": "appender", "schema": "prod", "privileges": ["SELECT", "INSERT"]},
+                {"user": "analyst", "catalog": "partner", "table": "shared", "privileges": ["SELECT"], "filter": "id < 5"},
+                {"user": "auditor", "catalog": "partner", "table": "shared", "privileges": ["SELECT"], "columns": [{"name": "v", "mask": "'***'"}]}
               ],
               "procedures": [
                 {"user": ".*", "catalog": "lance", "schema": "system", "procedure": ".*", "privileges": ["EXECUTE"]}
               ],
               "functions": [
-                {"user": ".*", "catalog": "lance", "schema": "system", "function": "table_changes", "privileges": ["EXECUTE"]}
+                {"user": ".*", "catalog": "(lance|partner)", "schema": "system", "function": "table_changes", "privileges": ["EXECUTE"]}
               ]
             }
             """;
 
+    private static final String RECIPIENT_TOKEN = "partner-token-0123456789-abcdefghijklmnopqrstuvwxyz";
+
     private Path warehouse;
+    private LanceSharingServer sharingServer;
 
     @Override
     protected QueryRunner createQueryRunner()
@@ -60,10 +68,51 @@ final class TestLanceRefAccessControl
         Files.createDirectories(warehouse.resolve("lab"));
         Path rules = warehouse.resolve("rules.json");
         Files.writeString(rules, RULES, UTF_8);
-        return LanceQueryRunner.builder(warehouse)
+        DistributedQueryRunner runner = LanceQueryRunner.builder(warehouse)
                 .amendSession(session -> session.setIdentity(Identity.ofUser("owner")))
                 .setSystemAccessControl("file", ImmutableMap.of("security.config-file", rules.toString()))
                 .build();
+        // a recipient catalog over a share of prod.shared, whose rules restrict analyst and auditor
+        runner.execute("CREATE TABLE prod.shared AS SELECT x AS id, 'v' || CAST(x AS varchar) AS v FROM UNNEST(sequence(1, 10)) AS t(x)");
+        runner.execute("DELETE FROM prod.shared WHERE id = 3");
+        Path config = warehouse.resolveSibling(warehouse.getFileName() + "-shares.json");
+        Files.writeString(config, """
+                {"warehouse": "%s", "signingKey": "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff",
+                 "shares": [{"name": "sales", "schemas": [{"name": "s", "tables": [{"name": "shared", "table": "prod.shared"}]}]}],
+                 "recipients": [{"name": "partner", "bearerToken": "%s", "shares": ["sales"]}]}
+                """.formatted(warehouse, RECIPIENT_TOKEN), UTF_8);
+        sharingServer = LanceSharingServer.start(config, 0);
+        Path profile = warehouse.resolveSibling(warehouse.getFileName() + "-profile.json");
+        Files.writeString(profile, """
+                {"shareCredentialsVersion": 1, "endpoint": "%s", "bearerToken": "%s"}
+                """.formatted(sharingServer.endpoint(), RECIPIENT_TOKEN), UTF_8);
+        runner.createCatalog("partner", "lance", ImmutableMap.of("lance.sharing.profile", profile.toString()));
+        return runner;
+    }
+
+    @AfterAll
+    void stopSharingServer()
+    {
+        if (sharingServer != null) {
+            sharingServer.close();
+        }
+    }
+
+    /**
+     * A recipient catalog's {@code table_changes} reads shared files without the engine's scan: it serves a user no
+     * rule restricts and refuses one with a row filter or a column mask on the shared table, whose SELECTs apply them.
+     */
+    @Test
+    void testRecipientTableChangesRefuseRestrictedUsers()
+    {
+        String changes = "SELECT id, v, _change_type FROM TABLE(partner.system.table_changes(schema_name => 'sales.s', table_name => 'shared', start_version => 0))";
+        assertThat(query(as("owner"), changes)).matches(
+                "SELECT x, 'v' || CAST(x AS varchar), CAST('insert' AS varchar) FROM UNNEST(sequence(1, 10)) AS t(x) UNION ALL VALUES (BIGINT '3', CAST('v3' AS varchar), CAST('delete' AS varchar))");
+        assertQuery(as("analyst"), "SELECT count(*), max(id) FROM partner.\"sales.s\".shared", "VALUES (3, 4)");
+        assertQuery(as("auditor"), "SELECT count(*), max(v) FROM partner.\"sales.s\".shared", "VALUES (9, '***')");
+        for (String user : new String[] {"analyst", "auditor"}) {
+            assertQueryFails(as(user), changes, "Access Denied: Cannot table_changes table sales.s.shared: row filters or column masks apply to user %s on it, and table_changes cannot apply them".formatted(user));
+        }
     }
 
     private static Session as(String user)

@@ -26,6 +26,7 @@ import io.lancetrino.plugin.search.TextSearchFunction;
 import io.lancetrino.plugin.search.VectorSearchFunction;
 import io.lancetrino.procedures.LanceProcedures;
 import io.lancetrino.procedures.MergeOperations;
+import io.lancetrino.procedures.RowSecurity;
 import io.lancetrino.procedures.ProcedureTables;
 import io.lancetrino.procedures.TagOperations;
 import io.lancetrino.split.LanceConfig;
@@ -65,6 +66,7 @@ public final class LanceModule
         binder.bind(TagOperations.class).in(Scopes.SINGLETON);
         binder.bind(CloneOperations.class).in(Scopes.SINGLETON);
         binder.bind(MergeOperations.class).in(Scopes.SINGLETON);
+        binder.bind(RowSecurity.class).in(Scopes.SINGLETON);
         binder.bind(CleanupOperations.class).in(Scopes.SINGLETON);
         binder.bind(LanceSessionProperties.class).in(Scopes.SINGLETON);
         binder.bind(LanceProcedures.class).in(Scopes.SINGLETON);

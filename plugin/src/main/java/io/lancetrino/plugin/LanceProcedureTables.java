@@ -2,9 +2,11 @@ package io.lancetrino.plugin;
 
 import com.google.inject.Inject;
 import io.lancetrino.metadata.LanceTable;
+import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.commit.TableCommitter;
 import io.lancetrino.plugin.write.TableCommits;
 import io.lancetrino.procedures.ProcedureTables;
+import io.lancetrino.split.LanceColumnHandle;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.security.ConnectorIdentity;
 
@@ -40,6 +42,12 @@ public final class LanceProcedureTables
     public LanceTable locate(ConnectorIdentity identity, SchemaTableName name)
     {
         return catalog.openTable(identity, catalog.tableRoot(name), name);
+    }
+
+    @Override
+    public List<LanceColumnHandle> columns(SchemaTableName name, TableSnapshot snapshot)
+    {
+        return catalog.columns(name, snapshot);
     }
 
     @Override

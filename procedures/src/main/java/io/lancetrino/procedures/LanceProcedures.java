@@ -37,10 +37,12 @@ public final class LanceProcedures
     private final TagOperations tags;
     private final CloneOperations clones;
     private final CleanupOperations cleanups;
+    private final RowSecurity rowSecurity;
 
     @Inject
-    public LanceProcedures(BranchOperations branches, TagOperations tags, CloneOperations clones, CleanupOperations cleanups)
+    public LanceProcedures(BranchOperations branches, TagOperations tags, CloneOperations clones, CleanupOperations cleanups, RowSecurity rowSecurity)
     {
+        this.rowSecurity = requireNonNull(rowSecurity, "rowSecurity is null");
         this.cleanups = requireNonNull(cleanups, "cleanups is null");
         this.branches = requireNonNull(branches, "branches is null");
         this.tags = requireNonNull(tags, "tags is null");
@@ -102,7 +104,7 @@ public final class LanceProcedures
     {
         SchemaTableName source = name(schema, table);
         SchemaTableName target = name(targetSchema, targetTable);
-        checkCanClone(accessControl, source, target);
+        checkCanClone(session, accessControl, source, target, ref, "shallow_clone");
         clones.shallowClone(session, source, target, Optional.ofNullable(ref), canWrite(accessControl, source));
     }
 
@@ -110,7 +112,7 @@ public final class LanceProcedures
     {
         SchemaTableName source = name(schema, table);
         SchemaTableName target = name(targetSchema, targetTable);
-        checkCanClone(accessControl, source, target);
+        checkCanClone(session, accessControl, source, target, ref, "deep_clone");
         clones.deepClone(session, source, target, Optional.ofNullable(ref));
     }
 
@@ -142,10 +144,16 @@ public final class LanceProcedures
         }
     }
 
-    private static void checkCanClone(ConnectorAccessControl accessControl, SchemaTableName source, SchemaTableName target)
+    /**
+     * A clone holds every row and value of the version cloned, readable by whoever may read the clone: only a user
+     * who sees the source whole may make one.
+     */
+    private void checkCanClone(ConnectorSession session, ConnectorAccessControl accessControl, SchemaTableName source, SchemaTableName target, String ref, String procedure)
     {
         accessControl.checkCanSelectFromColumns(null, source, Set.of());
         accessControl.checkCanCreateTable(null, target, Map.of());
+        rowSecurity.checkUnrestricted(session, accessControl, source, Optional.ofNullable(ref), procedure,
+                "a clone cannot carry them: its data files are the source's, readable whole");
     }
 
     private static boolean canWrite(ConnectorAccessControl accessControl, SchemaTableName table)

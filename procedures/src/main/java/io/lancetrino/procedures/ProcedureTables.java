@@ -1,7 +1,9 @@
 package io.lancetrino.procedures;
 
 import io.lancetrino.metadata.LanceTable;
+import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.commit.TableCommitter;
+import io.lancetrino.split.LanceColumnHandle;
 import io.trino.spi.connector.SchemaTableName;
 import io.trino.spi.security.ConnectorIdentity;
 
@@ -19,6 +21,11 @@ public interface ProcedureTables
      * The table at the location the catalog gives {@code name}, whether or not it exists yet.
      */
     LanceTable locate(ConnectorIdentity identity, SchemaTableName name);
+
+    /**
+     * The columns Trino sees in a version of the table.
+     */
+    List<LanceColumnHandle> columns(SchemaTableName name, TableSnapshot snapshot);
 
     boolean schemaExists(ConnectorIdentity identity, String schema);
 

@@ -90,6 +90,15 @@ public final class ServeProcess
     }
 
     /**
+     * {@code bin/serve --access-control RULES}: Trino's file-based system access control with that rules file.
+     */
+    public static ServeProcess startWithAccessControl(Path serverDirectory, Path warehouse, Path sandbox, int workers, Path rules, long timeout, TimeUnit unit)
+            throws IOException, InterruptedException, TimeoutException
+    {
+        return start(serverDirectory, ImmutableList.of("--warehouse", warehouse.toString(), "--access-control", rules.toString()), sandbox, workers, timeout, unit);
+    }
+
+    /**
      * {@code bin/serve --s3}: the {@code lance} warehouse on the S3 server the script starts, whose bucket is the
      * directory {@link #s3Warehouse()}.
      */

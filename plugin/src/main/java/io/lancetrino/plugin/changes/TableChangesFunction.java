@@ -9,6 +9,7 @@ import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.refs.RefResolver;
 import io.lancetrino.plugin.LanceCatalog;
+import io.lancetrino.procedures.RowSecurity;
 import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.split.LanceErrorCode;
 import io.lancetrino.split.changes.LanceTableChangesHandle;
@@ -115,10 +116,11 @@ public final class TableChangesFunction
         LanceTable table = catalog.openTable(session.getIdentity(), name).orElseThrow(() -> new TableNotFoundException(name));
         try {
             LanceTableChangesHandle handle = resolve(name, table, startVersion, startRef, endVersion, endRef);
-            accessControl.checkCanSelectFromColumns(null, name, handle.columns().stream()
+            List<LanceColumnHandle> tableColumns = handle.columns().stream()
                     .filter(column -> !TableChanges.isChangeColumn(column))
-                    .map(LanceColumnHandle::name)
-                    .collect(ImmutableSet.toImmutableSet()));
+                    .collect(toImmutableList());
+            accessControl.checkCanSelectFromColumns(null, name, tableColumns.stream().map(LanceColumnHandle::name).collect(ImmutableSet.toImmutableSet()));
+            RowSecurity.checkUnrestricted(session, accessControl, name, tableColumns, NAME, "table_changes cannot apply them");
             List<Descriptor.Field> fields = handle.columns().stream()
                     .map(column -> new Descriptor.Field(column.name(), Optional.of(column.type())))
                     .collect(toImmutableList());

@@ -6,6 +6,7 @@ import io.lancetrino.plugin.write.TableWrites;
 import io.lancetrino.procedures.BranchOperations;
 import io.lancetrino.procedures.MergeBranchProcedure;
 import io.lancetrino.procedures.MergeOperations;
+import io.lancetrino.procedures.RowSecurity;
 import io.lancetrino.metadata.refs.RefResolver;
 import io.lancetrino.split.LanceTableHandle;
 import io.trino.spi.TrinoException;
@@ -30,10 +31,12 @@ public final class MergeBranchTableProcedure
 {
     private final BranchOperations branches;
     private final MergeOperations merges;
+    private final RowSecurity rowSecurity;
 
     @Inject
-    public MergeBranchTableProcedure(BranchOperations branches, MergeOperations merges)
+    public MergeBranchTableProcedure(BranchOperations branches, MergeOperations merges, RowSecurity rowSecurity)
     {
+        this.rowSecurity = requireNonNull(rowSecurity, "rowSecurity is null");
         this.branches = requireNonNull(branches, "branches is null");
         this.merges = requireNonNull(merges, "merges is null");
     }
@@ -60,9 +63,18 @@ public final class MergeBranchTableProcedure
         Optional<String> targetBranch = RefResolver.branch(target);
         accessControl.checkCanInsertIntoTable(null, table.schemaTableName(), targetBranch);
         accessControl.checkCanDeleteFromTable(null, table.schemaTableName(), targetBranch);
+        // a merge moves rows the engine never filters: the source's into the target, and changes the target's
+        String reason = "merge_branch cannot apply them to the rows it moves";
+        rowSecurity.checkUnrestricted(session, accessControl, table.schemaTableName(), Optional.of(targetBranch.map(branch -> "branch:" + branch).orElse(RefResolver.MAIN)), "merge_branch into", reason);
         switch (merges.source(session, table.schemaTableName(), source)) {
-            case MergeOperations.Source.Branch _ -> accessControl.checkCanSelectFromColumns(null, table.schemaTableName(), Set.of());
-            case MergeOperations.Source.Clone clone -> accessControl.checkCanSelectFromColumns(null, clone.table(), Set.of());
+            case MergeOperations.Source.Branch branch -> {
+                accessControl.checkCanSelectFromColumns(null, table.schemaTableName(), Set.of());
+                rowSecurity.checkUnrestricted(session, accessControl, table.schemaTableName(), Optional.of(branch.ref()), "merge_branch from", reason);
+            }
+            case MergeOperations.Source.Clone clone -> {
+                accessControl.checkCanSelectFromColumns(null, clone.table(), Set.of());
+                rowSecurity.checkUnrestricted(session, accessControl, clone.table(), Optional.empty(), "merge_branch from", reason);
+            }
         }
         return ImmutableMap.of(
                 MergeBranchProcedure.SOURCE, source,

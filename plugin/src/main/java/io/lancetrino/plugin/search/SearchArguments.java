@@ -8,6 +8,7 @@ import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.refs.RefResolver;
 import io.lancetrino.plugin.LanceCatalog;
+import io.lancetrino.procedures.RowSecurity;
 import io.lancetrino.split.LanceColumnHandle;
 import io.lancetrino.split.LanceErrorCode;
 import io.lancetrino.split.LanceTableHandle;
@@ -124,8 +125,11 @@ public final class SearchArguments
                 && table.refs().getTag(version).isEmpty() && table.refs().getBranch(version).isEmpty();
     }
 
-    /** The analysis: every column of the table and the result column, after the caller may read the table's columns. */
-    TableFunctionAnalysis analysis(Target target, LanceTableHandle handle, SearchResultColumnHandle result, ConnectorAccessControl accessControl)
+    /**
+     * The analysis: every column of the table and the result column, after the caller may read the table's columns,
+     * and read them unfiltered and unmasked.
+     */
+    TableFunctionAnalysis analysis(ConnectorSession session, Target target, LanceTableHandle handle, SearchResultColumnHandle result, ConnectorAccessControl accessControl)
     {
         for (LanceColumnHandle column : target.columns()) {
             if (column.name().equals(result.name())) {
@@ -133,6 +137,8 @@ public final class SearchArguments
             }
         }
         accessControl.checkCanSelectFromColumns(null, target.name(), target.columns().stream().map(LanceColumnHandle::name).collect(ImmutableSet.toImmutableSet()));
+        RowSecurity.checkUnrestricted(session, accessControl, target.name(), target.columns(), function, function + " cannot apply them"
+                + (function.equals(VectorSearchFunction.NAME) ? "; SELECT ... ORDER BY <vector function>(column, query) LIMIT k does" : ""));
         ImmutableList.Builder<Descriptor.Field> fields = ImmutableList.builder();
         ImmutableList.Builder<ColumnHandle> columns = ImmutableList.builder();
         for (LanceColumnHandle column : target.columns()) {

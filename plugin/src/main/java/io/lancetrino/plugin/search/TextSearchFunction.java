@@ -99,6 +99,6 @@ public final class TextSearchFunction
         int k = args.positive("K").orElseThrow(() -> args.invalid("k must not be NULL"));
         TextSearch search = new TextSearch(query, columns, k, phrase, indexNames.build(), args.string("FILTER"));
         LanceTableHandle handle = LanceTableHandle.of(target.name(), target.snapshot()).withTextSearch(search);
-        return args.analysis(target, handle, SearchResultColumnHandle.score(), accessControl);
+        return args.analysis(session, target, handle, SearchResultColumnHandle.score(), accessControl);
     }
 }

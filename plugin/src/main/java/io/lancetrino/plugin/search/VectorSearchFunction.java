@@ -90,6 +90,6 @@ public final class VectorSearchFunction
         Optional<String> filter = args.string("FILTER");
         AnnSearch search = new AnnSearch(column, query, k, metric, nprobes, refineFactor, defaults.ef(), filter, index.map(IndexSegments::name), Optional.empty());
         LanceTableHandle handle = LanceTableHandle.of(target.name(), target.snapshot()).withVectorSearch(search);
-        return args.analysis(target, handle, SearchResultColumnHandle.distance(), accessControl);
+        return args.analysis(session, target, handle, SearchResultColumnHandle.distance(), accessControl);
     }
 }
