@@ -116,16 +116,18 @@ final class TestLanceCleanup
         Map<String, Long> metrics = cleanup("history", "0s", false);
         assertThat(metrics).isEqualTo(dryRun);
 
-        // main 1..8: kept 8 (latest), 3 (tagged), 4 (branch point); dev: its head (and the version deeper forks from);
-        // deeper: its head
+        // main 1..8: kept 8 (latest), 3 (tagged), 4 (branch point), and 7, whose delete took a whole fragment after dev
+        // forked, with 6 before it (a merge of dev follows rows through them); dev: its head (and the version deeper
+        // forks from); deeper: its head
         assertThat(metrics.get("versions_kept_latest")).isEqualTo(3);
         assertThat(metrics.get("versions_kept_tagged")).isEqualTo(1);
         assertThat(metrics.get("versions_kept_branch_point")).isEqualTo(1);
+        assertThat(metrics.get("versions_kept_merge_history")).isEqualTo(2);
         assertThat(metrics.get("versions_kept_within_retention")).isEqualTo(0);
-        // main 1, 2, 5, 6, 7 and the first versions of dev and deeper (their fork copies) are gone
-        assertThat(metrics.get("versions_removed")).isEqualTo(7);
-        assertThat(metrics.get("manifest_files_removed")).isEqualTo(7);
-        assertThat(metrics.get("transaction_files_removed")).isEqualTo(7);
+        // main 1, 2, 5 and the first versions of dev and deeper (their fork copies) are gone
+        assertThat(metrics.get("versions_removed")).isEqualTo(5);
+        assertThat(metrics.get("manifest_files_removed")).isEqualTo(5);
+        assertThat(metrics.get("transaction_files_removed")).isEqualTo(5);
         assertThat(metrics.get("orphan_files_removed")).isEqualTo(0);
         assertThat(metrics.get("bytes_freed")).isPositive();
 
@@ -135,7 +137,7 @@ final class TestLanceCleanup
         assertThat(rows("SELECT * FROM history FOR VERSION AS OF 'dev' ORDER BY id")).isEqualTo(dev);
         assertThat(rows("SELECT * FROM history FOR VERSION AS OF 'deeper' ORDER BY id")).isEqualTo(deeper);
         assertQueryFails("SELECT * FROM history FOR VERSION AS OF 2", ".*Table prod.history has no version 2.*");
-        assertQuery("SELECT version FROM \"history$versions\" ORDER BY version", "VALUES 3, 4, 8");
+        assertQuery("SELECT version FROM \"history$versions\" ORDER BY version", "VALUES 3, 4, 6, 7, 8");
 
         // a second run finds nothing to do
         Set<String> after = files(root);
@@ -208,7 +210,9 @@ final class TestLanceCleanup
 
         Map<String, Long> metrics = cleanup("source", "0s", false);
         assertThat(metrics.get("versions_kept_clone_source")).isEqualTo(1);
-        assertThat(metrics.get("versions_removed")).isEqualTo(3);
+        // 4 deleted a whole fragment after the clones were made: merging a clone back follows rows through it
+        assertThat(metrics.get("versions_kept_merge_history")).isEqualTo(1);
+        assertThat(metrics.get("versions_removed")).isEqualTo(2);
         assertQuery("SELECT * FROM lab.pinned", "VALUES 1, 2");
         assertQuery("SELECT * FROM lab.scanned", "VALUES 1, 2");
         assertQuery("SELECT * FROM lab.grandchild", "VALUES 1, 2");
@@ -221,7 +225,7 @@ final class TestLanceCleanup
         FileAges.ageAll(tableDirectory("prod", "source"));
         Map<String, Long> released = cleanup("source", "0s", false);
         assertThat(released.get("versions_kept_clone_source")).isEqualTo(0);
-        assertThat(released.get("versions_removed")).isEqualTo(1);
+        assertThat(released.get("versions_removed")).isEqualTo(2);
         assertQuery("SELECT * FROM source", "VALUES 2, 3");
     }
 
@@ -261,7 +265,7 @@ final class TestLanceCleanup
         FileAges.ageAll(tableDirectory("prod", "merging"));
         Map<String, Long> metrics = cleanup("merging", "0s", false);
         // the merge commit on main and the dev version it brought over stay
-        assertThat(metrics.get("versions_kept_branch_point")).isGreaterThanOrEqualTo(2);
+        assertThat(metrics.get("versions_kept_branch_point") + metrics.get("versions_kept_merge_history")).isGreaterThanOrEqualTo(2);
         assertQuery("SELECT * FROM merging ORDER BY id", "VALUES (1, 'main2'), (2, 'dev')");
 
         assertUpdate("ALTER TABLE merging EXECUTE merge_branch(source => 'dev')");

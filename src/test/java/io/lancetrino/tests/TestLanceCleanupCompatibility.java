@@ -129,11 +129,13 @@ final class TestLanceCleanupCompatibility
         Map<String, Long> metrics = cleanup("history");
         // kept: main 3 (gold), 4 (dev's fork point), 5 (the SDK clone's source, found by scanning the warehouse),
         // 6 (the pinned clone's source), 8 (the merge commit), 9 (latest); dev 5 (devtag), 6 (deeper's fork point),
-        // 7 (merged into main), 8 (latest); deeper 7 (deeptag), 8 (latest)
+        // 7 (merged into main; counted as merge history, since dev 8 deleted whole fragments), 8 (latest); deeper 7
+        // (deeptag), 8 (latest)
         assertThat(metrics).containsEntry("versions_removed", 5L)
                 .containsEntry("versions_kept_latest", 3L)
                 .containsEntry("versions_kept_tagged", 3L)
-                .containsEntry("versions_kept_branch_point", 4L)
+                .containsEntry("versions_kept_branch_point", 3L)
+                .containsEntry("versions_kept_merge_history", 1L)
                 .containsEntry("versions_kept_clone_source", 2L)
                 .containsEntry("versions_kept_within_retention", 0L)
                 .containsEntry("orphan_files_removed", 1L);

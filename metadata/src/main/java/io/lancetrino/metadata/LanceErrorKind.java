@@ -28,6 +28,8 @@ public enum LanceErrorKind
     NOT_AN_ANCESTOR,
     /** both sides of a branch merge changed the same thing */
     MERGE_CONFLICT,
+    /** a merge needs versions of a side's history that are gone, so it cannot tell where the merge base's rows went */
+    MERGE_HISTORY_MISSING,
     /** the file system cannot create a file only if it is absent, so no commit can be made safely */
     EXCLUSIVE_CREATE_UNSUPPORTED,
 }

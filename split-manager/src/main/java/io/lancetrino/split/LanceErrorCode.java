@@ -39,6 +39,8 @@ public enum LanceErrorCode
     LANCE_BAD_INDEX(22, EXTERNAL),
     /** the Lance SDK failed a vector or text search it was handed */
     LANCE_SEARCH_FAILED(23, EXTERNAL),
+    /** a merge cannot follow the merge base's rows: versions it needs were cleaned up; nothing was changed */
+    LANCE_MERGE_HISTORY_MISSING(24, USER_ERROR),
     /**/;
 
     private final ErrorCode errorCode;
@@ -74,6 +76,7 @@ public enum LanceErrorCode
             case REF_IN_USE -> LANCE_REF_IN_USE;
             case NOT_AN_ANCESTOR -> LANCE_NOT_AN_ANCESTOR;
             case MERGE_CONFLICT -> LANCE_MERGE_CONFLICT;
+            case MERGE_HISTORY_MISSING -> LANCE_MERGE_HISTORY_MISSING;
             case EXCLUSIVE_CREATE_UNSUPPORTED -> LANCE_EXCLUSIVE_CREATE_UNSUPPORTED;
         };
         return new TrinoException(code, e.getMessage(), e);

@@ -14,7 +14,12 @@ public enum KeepReason
     /** a clone was made from it */
     CLONE_SOURCE("clone_source"),
     /** committed after the retention threshold */
-    WITHIN_RETENTION("within_retention");
+    WITHIN_RETENTION("within_retention"),
+    /**
+     * on the history of an open branch or clone since it was made, where fragments went (a compaction or a deletion
+     * of whole fragments), or the version before that: a merge follows rows through them
+     */
+    MERGE_HISTORY("merge_history");
 
     private final String metricName;
 

@@ -11,6 +11,8 @@ import io.lancetrino.metadata.fs.TableFileSystem;
 import io.lancetrino.metadata.maintenance.DatasetFiles.StoredFile;
 import io.lancetrino.metadata.merge.MergeBases;
 import io.lancetrino.metadata.merge.MergeRecords;
+import io.lancetrino.metadata.proto.DataFile;
+import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.proto.Transaction;
 import io.lancetrino.metadata.refs.BranchRef;
 import io.lancetrino.metadata.refs.Branches;
@@ -131,15 +133,24 @@ public final class TableCleanup
         datasets.add(Optional.empty());
         branches.forEach(branch -> datasets.add(Optional.of(branch.name())));
         Set<Point> mergeRelated = new HashSet<>();
+        Map<Optional<String>, Long> historyStarts = mergeHistoryStarts(mark, branches, cutoff);
         for (Optional<String> dataset : datasets) {
             mark.datasets.add(dataset);
             String location = table.datasetLocation(dataset);
             List<ManifestScanner.VersionFile> versions = ManifestScanner.list(table, dataset);
+            long historyStart = historyStarts.getOrDefault(dataset, Long.MAX_VALUE);
+            // the version before, while it is undecided or expired: kept too if fragments went in this one
+            Point previousPoint = null;
+            Read previousRead = null;
             for (int i = 0; i < versions.size(); i++) {
                 ManifestScanner.VersionFile file = versions.get(i);
                 Point point = new Point(dataset, file.version());
                 boolean latest = i == versions.size() - 1;
                 KeepReason reason = latest ? KeepReason.LATEST : protectedVersions.get(point);
+                Point before = previousPoint;
+                Read beforeRead = previousRead;
+                previousPoint = null;
+                previousRead = null;
                 if (mark.seen.contains(point)) {
                     // decided before; a version may only become protected later (a new tag or branch)
                     KeepReason late = reason;
@@ -154,15 +165,29 @@ public final class TableCleanup
                     continue;
                 }
                 Read read = new Read(location, manifest.get());
+                previousPoint = point;
+                previousRead = read;
                 if (reason == null && !RefResolver.commitTime(manifest.get().manifest()).isBefore(cutoff)) {
                     reason = KeepReason.WITHIN_RETENTION;
                 }
-                if (reason == null && i == 0 && dataset.isEmpty() && madeByClone(read)) {
-                    // a clone's first version records where it came from, which merging it back needs
-                    reason = KeepReason.BRANCH_POINT;
+                if (i == 0 && dataset.isEmpty() && madeByClone(read)) {
+                    // a clone's first version records where it came from, which merging it back needs, and the
+                    // merge follows the clone's rows from there
+                    historyStart = Math.min(historyStart, file.version());
+                    if (reason == null) {
+                        reason = KeepReason.BRANCH_POINT;
+                    }
                 }
                 if (reason == null && mergeLink(read, branches).map(mergeRelated::add).orElse(false)) {
                     reason = KeepReason.BRANCH_POINT;
+                }
+                if (file.version() > historyStart && before != null && before.version() == file.version() - 1 && fragmentsWent(beforeRead, read)) {
+                    if (reason == null) {
+                        reason = KeepReason.MERGE_HISTORY;
+                    }
+                    if (mark.expired.remove(before) != null) {
+                        mark.keep(before, KeepReason.MERGE_HISTORY, beforeRead);
+                    }
                 }
                 if (reason == null) {
                     mark.expired.put(point, new Expired(point, file.location()));
@@ -181,6 +206,42 @@ public final class TableCleanup
                         .ifPresent(manifest -> mark.keep(point, KeepReason.BRANCH_POINT, new Read(table.datasetLocation(point.branch()), manifest)));
             }
         }
+    }
+
+    /**
+     * Where a merge follows rows from, per dataset: every version of a branch, and on a branch (or main) the versions
+     * after the first version a branch, a clone pin or a clone found by scanning was made from.
+     */
+    private Map<Optional<String>, Long> mergeHistoryStarts(Mark mark, List<BranchRef> branches, Instant cutoff)
+    {
+        Map<Optional<String>, Long> starts = new HashMap<>();
+        for (BranchRef branch : branches) {
+            starts.put(Optional.of(branch.name()), 0L);
+        }
+        for (BranchRef branch : branches) {
+            starts.merge(RefResolver.branch(branch.parentBranch()), branch.parentVersion(), Math::min);
+        }
+        for (ClonePin pin : new ClonePins(table.fileSystem(), table.root()).list()) {
+            if (!(pin.createdAt().isBefore(cutoff) && pinIsStale.test(pin))) {
+                starts.merge(RefResolver.branch(pin.sourceBranch()), pin.sourceVersion(), Math::min);
+            }
+        }
+        mark.cloneSources.forEach(point -> starts.merge(point.branch(), point.version(), Math::min));
+        return starts;
+    }
+
+    /** Whether a fragment of the first version is gone in the second: compacted, or all its rows deleted. */
+    private static boolean fragmentsWent(Read before, Read after)
+    {
+        Set<String> remaining = new HashSet<>();
+        after.manifestFile().manifest().getFragmentsList().forEach(fragment -> remaining.add(fragmentKey(fragment)));
+        return before.manifestFile().manifest().getFragmentsList().stream().anyMatch(fragment -> !remaining.contains(fragmentKey(fragment)));
+    }
+
+    private static String fragmentKey(DataFragment fragment)
+    {
+        DataFile first = fragment.getFiles(0);
+        return (first.hasBaseId() ? first.getBaseId() : -1) + ":" + first.getPath();
     }
 
     private boolean madeByClone(Read read)

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.UUID;
 
 import static io.lancetrino.metadata.LanceErrorKind.COMMIT_CONFLICT;
@@ -61,9 +62,7 @@ public final class BranchMerge
             boolean fastForwardOnly,
             Map<String, String> properties)
     {
-        MergePlan plan;
-        plan = MergePlanner.plan(targetTable.fileSystem(), base.snapshot(), source, target,
-                Rewrites.rewrittenSince(sourceTable, source, base.snapshot()), Rewrites.rewrittenSince(targetTable, target, base.snapshot()), policy);
+        MergePlan plan = plan(targetTable, target, sourceTable, source, base, policy);
         if (fastForwardOnly && !plan.fastForward()) {
             throw new LanceTableException(NOT_AN_ANCESTOR, "Table %s: %s is not an ancestor of %s: it changed since their common version %s; merge instead of fast-forwarding"
                     .formatted(targetTable.displayName(), describe(target), sourceName, base.description()));
@@ -104,6 +103,26 @@ public final class BranchMerge
         CommitResult result = committer.commit(targetTable, target.branch(), transaction,
                 manifest -> withNewFragmentDeletions(applySettings(manifest, plan, target), plan, targetTable, target));
         return outcome(plan, base, OptionalLong.of(result.manifest().version()));
+    }
+
+    /**
+     * Where both sides' histories lead back to the base version by version, rows are followed through compactions, so
+     * a compaction is no conflict. Otherwise (an earlier merge moved the base onto another line) fragments a side
+     * compacted cannot be followed, and changes to them on the other side are conflicts.
+     */
+    private static MergePlan plan(LanceTable targetTable, TableSnapshot target, LanceTable sourceTable, TableSnapshot source, MergeBase base, MergePolicy policy)
+    {
+        Map<String, Integer> baseIndex = RowLineage.baseIndex(base.snapshot());
+        Optional<RowLineage> sourceRows = RowLineage.follow(sourceTable, base.snapshot(), source, baseIndex);
+        Optional<RowLineage> targetRows = RowLineage.follow(targetTable, base.snapshot(), target, baseIndex);
+        if (sourceRows.isPresent() && targetRows.isPresent()) {
+            if (sourceRows.get().rewrote() || targetRows.get().rewrote()) {
+                return RowMergePlanner.plan(targetTable.fileSystem(), base.snapshot(), source, target, sourceRows.get(), targetRows.get(), policy);
+            }
+            return MergePlanner.plan(targetTable.fileSystem(), base.snapshot(), source, target, Set.of(), Set.of(), policy);
+        }
+        return MergePlanner.plan(targetTable.fileSystem(), base.snapshot(), source, target,
+                Rewrites.rewrittenSince(sourceTable, source, base.snapshot()), Rewrites.rewrittenSince(targetTable, target, base.snapshot()), policy);
     }
 
     /**

@@ -61,12 +61,7 @@ final class MergePlanner
         Map<String, Entry> baseFragments = index(base);
         Map<String, Entry> sourceFragments = index(source);
         Map<String, Entry> targetFragments = index(target);
-        Set<Integer> targetDataFieldIds = dataFieldIds(target);
-        int firstFreshId = Stream.of(base, source, target)
-                .flatMap(snapshot -> Stream.concat(snapshot.manifest().getFieldsList().stream().map(Field::getId), dataFieldIds(snapshot).stream()))
-                .mapToInt(Integer::intValue)
-                .max().orElse(-1) + 1;
-        SchemaMerge schema = SchemaMerge.of(base.manifest().getFieldsList(), source.manifest().getFieldsList(), target.manifest().getFieldsList(), targetDataFieldIds, firstFreshId, policy);
+        SchemaMerge schema = schemaMerge(base, source, target, policy);
         List<MergeConflict> conflicts = new ArrayList<>();
         schema.conflict().ifPresent(conflicts::add);
         TargetBases bases = new TargetBases(target);
@@ -160,6 +155,15 @@ final class MergePlanner
         return new MergePlan(newFragments, newFragmentDeletions, changed, unions, removed, schema, config, bases, conflicts, rowsAdded, rowsDeleted, fastForward);
     }
 
+    static SchemaMerge schemaMerge(TableSnapshot base, TableSnapshot source, TableSnapshot target, MergePolicy policy)
+    {
+        int firstFreshId = Stream.of(base, source, target)
+                .flatMap(snapshot -> Stream.concat(snapshot.manifest().getFieldsList().stream().map(Field::getId), dataFieldIds(snapshot).stream()))
+                .mapToInt(Integer::intValue)
+                .max().orElse(-1) + 1;
+        return SchemaMerge.of(base.manifest().getFieldsList(), source.manifest().getFieldsList(), target.manifest().getFieldsList(), dataFieldIds(target), firstFreshId, policy);
+    }
+
     /**
      * Whether two versions hold the same fragments with the same deleted rows, columns and config: then the second has
      * not moved since the first and a merge into it is a fast-forward. Deleted rows are compared, not deletion file
@@ -205,12 +209,12 @@ final class MergePlanner
         return ids;
     }
 
-    private static DataFragment withFilesOf(DataFragment target, DataFragment source)
+    static DataFragment withFilesOf(DataFragment target, DataFragment source)
     {
         return target.toBuilder().clearFiles().addAllFiles(source.getFilesList()).build();
     }
 
-    private static Map<String, Optional<String>> mergeConfig(TableSnapshot base, TableSnapshot source, TableSnapshot target, MergePolicy policy, List<MergeConflict> conflicts)
+    static Map<String, Optional<String>> mergeConfig(TableSnapshot base, TableSnapshot source, TableSnapshot target, MergePolicy policy, List<MergeConflict> conflicts)
     {
         Map<String, String> onBase = config(base);
         Map<String, String> onSource = config(source);

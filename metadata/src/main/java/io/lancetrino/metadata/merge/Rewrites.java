@@ -2,6 +2,7 @@ package io.lancetrino.metadata.merge;
 
 import io.lancetrino.metadata.FilePaths;
 import io.lancetrino.metadata.LanceTable;
+import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.Transactions;
 import io.lancetrino.metadata.proto.DataFragment;
@@ -11,6 +12,8 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+
+import static io.lancetrino.metadata.LanceErrorKind.MERGE_HISTORY_MISSING;
 
 /**
  * Fragments a side compacted since the merge base (Lance {@code Rewrite} transactions), by the location of their first
@@ -25,10 +28,17 @@ final class Rewrites
         long after = base.tableRoot().equals(head.tableRoot()) && base.branch().equals(head.branch()) ? base.version() : 0;
         Set<String> keys = new HashSet<>();
         List<Long> versions = table.listVersions(head.branch());
+        long previous = -1;
         for (long version : versions) {
             if (version <= after || version > head.version()) {
                 continue;
             }
+            if ((previous >= 0 && version != previous + 1) || (previous < 0 && after > 0 && version != after + 1)) {
+                // a rewrite among the versions that are gone would go unseen
+                throw new LanceTableException(MERGE_HISTORY_MISSING, "Cannot merge: versions of %s after %s before %s are gone (cleaned up), so the merge cannot tell which fragments were compacted since merge base %s; nothing was changed"
+                        .formatted(head.branch().map(name -> "branch '" + name + "'").orElse("main"), previous >= 0 ? previous : after, version, base.describe()));
+            }
+            previous = version;
             Optional<Transaction> transaction = Transactions.read(table.fileSystem(), table.snapshot(head.branch(), version));
             if (transaction.isEmpty() || !transaction.get().hasRewrite() || !versions.contains(version - 1)) {
                 continue;

@@ -1,0 +1,278 @@
+package io.lancetrino.metadata.merge;
+
+import io.lancetrino.metadata.FilePaths;
+import io.lancetrino.metadata.LanceTable;
+import io.lancetrino.metadata.LanceTableException;
+import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.Transactions;
+import io.lancetrino.metadata.deletion.DeletionFiles;
+import io.lancetrino.metadata.proto.DataFragment;
+import io.lancetrino.metadata.proto.Transaction;
+import io.lancetrino.metadata.refs.BranchRef;
+import io.lancetrino.metadata.refs.RefResolver;
+import org.roaringbitmap.RoaringBitmap;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+import static io.lancetrino.metadata.LanceErrorKind.MERGE_HISTORY_MISSING;
+
+/**
+ * Where the rows of a merge base live at the head of one side of a merge. A fragment keeps its rows at their offsets
+ * for as long as it lives; only a compaction ({@code Rewrite}) moves rows, copying the live rows of each group of old
+ * fragments, in order, into the group's new fragments. This follows the base's rows through every rewrite on the
+ * side's history, version by version from the base to the head, so a merge can tell rows that moved from rows that
+ * changed. Versions cleanup removed are crossed only where no fragment holding base rows went in between (then no
+ * rewrite can have moved them); otherwise the merge is refused, naming the versions.
+ */
+final class RowLineage
+{
+    /** The origin of a row the side wrote after the base. */
+    static final long NEW = -1;
+
+    private final Map<String, Integer> baseIndex;
+    /** head fragments a rewrite wrote, by key, with the origin of each of their rows */
+    private final Map<String, long[]> moved;
+    /** base fragments still in place at the head, by key */
+    private final Set<String> inPlace;
+    private final boolean rewrote;
+
+    private RowLineage(Map<String, Integer> baseIndex, Map<String, long[]> moved, Set<String> inPlace, boolean rewrote)
+    {
+        this.baseIndex = baseIndex;
+        this.moved = moved;
+        this.inPlace = inPlace;
+        this.rewrote = rewrote;
+    }
+
+    /** Whether a rewrite moved any row on this side since the base. */
+    boolean rewrote()
+    {
+        return rewrote;
+    }
+
+    /** Whether the fragment is one of the base's, its rows where they were. */
+    boolean inPlace(String key)
+    {
+        return inPlace.contains(key);
+    }
+
+    boolean moved(String key)
+    {
+        return moved.containsKey(key);
+    }
+
+    /**
+     * The base row at an offset of a head fragment: its base fragment's index in the base manifest (high 32 bits) and
+     * offset there (low 32 bits), or {@link #NEW}.
+     */
+    long origin(String key, int offset)
+    {
+        long[] origins = moved.get(key);
+        if (origins != null) {
+            return origins[offset];
+        }
+        return inPlace.contains(key) ? encode(baseIndex.get(key), offset) : NEW;
+    }
+
+    static long encode(int fragmentIndex, int offset)
+    {
+        return ((long) fragmentIndex << 32) | offset;
+    }
+
+    static int fragmentIndex(long origin)
+    {
+        return (int) (origin >>> 32);
+    }
+
+    static int offset(long origin)
+    {
+        return (int) origin;
+    }
+
+    /** Base fragment keys by their index in the base manifest. */
+    static Map<String, Integer> baseIndex(TableSnapshot base)
+    {
+        Map<String, Integer> index = new HashMap<>();
+        List<DataFragment> fragments = base.manifest().getFragmentsList();
+        for (int i = 0; i < fragments.size(); i++) {
+            index.put(key(base, fragments.get(i)), i);
+        }
+        return index;
+    }
+
+    static String key(TableSnapshot snapshot, DataFragment fragment)
+    {
+        return FilePaths.dataFile(snapshot, fragment, fragment.getFiles(0));
+    }
+
+    private record Step(TableSnapshot previous, TableSnapshot current, boolean consecutive) {}
+
+    /**
+     * The base's rows at {@code head} of {@code table}, or empty when the head's history does not lead back to the
+     * base through previous versions and branch points alone (an earlier merge moved the base onto another line).
+     */
+    static Optional<RowLineage> follow(LanceTable table, TableSnapshot base, TableSnapshot head, Map<String, Integer> baseIndex)
+    {
+        Optional<List<Step>> path = path(table, base, head);
+        if (path.isEmpty()) {
+            return Optional.empty();
+        }
+        Map<String, long[]> moved = new HashMap<>();
+        Set<String> inPlace = new HashSet<>(baseIndex.keySet());
+        boolean rewrote = false;
+        for (Step step : path.get()) {
+            Map<String, DataFragment> current = fragments(step.current());
+            Optional<Transaction> transaction = step.consecutive() ? Transactions.read(table.fileSystem(), step.current()) : Optional.empty();
+            if (transaction.isPresent() && transaction.get().hasRewrite()) {
+                for (Transaction.RewriteGroup group : groups(transaction.get().getRewrite())) {
+                    rewrite(table, step, group, baseIndex, moved, inPlace);
+                }
+                rewrote = true;
+            }
+            else if (transaction.isEmpty()) {
+                // versions between are gone (or wrote no transaction): only a fragment holding base rows that went
+                // could have been a rewrite
+                for (String key : holding(moved, inPlace)) {
+                    if (!current.containsKey(key)) {
+                        throw new LanceTableException(MERGE_HISTORY_MISSING, ("Cannot follow the rows of merge base %s to %s: a fragment holding them (%s) went between %s and %s, "
+                                + "whose versions in between are gone (cleaned up), so the merge cannot tell a compaction from a deletion; nothing was changed")
+                                .formatted(base.describe(), head.describe(), key, step.previous().describe(), step.current().describe()));
+                    }
+                }
+            }
+            moved.keySet().retainAll(current.keySet());
+            inPlace.retainAll(current.keySet());
+        }
+        return Optional.of(new RowLineage(baseIndex, moved, inPlace, rewrote));
+    }
+
+    private static Set<String> holding(Map<String, long[]> moved, Set<String> inPlace)
+    {
+        Set<String> keys = new HashSet<>(inPlace);
+        keys.addAll(moved.keySet());
+        return keys;
+    }
+
+    /**
+     * The live rows of the group's old fragments (as the rewrite read them), in order, become the rows of its new
+     * fragments, in order.
+     */
+    private static void rewrite(LanceTable table, Step step, Transaction.RewriteGroup group, Map<String, Integer> baseIndex, Map<String, long[]> moved, Set<String> inPlace)
+    {
+        long[] origins = new long[16];
+        int count = 0;
+        for (DataFragment old : group.getOldFragmentsList()) {
+            String key = key(step.previous(), old);
+            long[] oldOrigins = moved.remove(key);
+            boolean fromBase = inPlace.remove(key);
+            RoaringBitmap deleted = DeletionFiles.read(table.fileSystem(), step.previous(), old);
+            for (int offset = 0; offset < old.getPhysicalRows(); offset++) {
+                if (deleted.contains(offset)) {
+                    continue;
+                }
+                if (count == origins.length) {
+                    origins = Arrays.copyOf(origins, count * 2);
+                }
+                origins[count++] = oldOrigins != null ? oldOrigins[offset] : fromBase ? encode(baseIndex.get(key), offset) : NEW;
+            }
+        }
+        int position = 0;
+        for (DataFragment fresh : group.getNewFragmentsList()) {
+            int rows = (int) fresh.getPhysicalRows();
+            if (position + rows > count) {
+                break;
+            }
+            long[] slice = Arrays.copyOfRange(origins, position, position + rows);
+            if (Arrays.stream(slice).anyMatch(origin -> origin != NEW)) {
+                moved.put(key(step.current(), fresh), slice);
+            }
+            position += rows;
+        }
+        long written = group.getNewFragmentsList().stream().mapToLong(DataFragment::getPhysicalRows).sum();
+        if (written != count) {
+            throw new LanceTableException(MERGE_HISTORY_MISSING, "Cannot follow rows through the compaction that made %s: its new fragments hold %s rows, its old fragments had %s live rows; nothing was changed"
+                    .formatted(step.current().describe(), written, count));
+        }
+    }
+
+    private static List<Transaction.RewriteGroup> groups(Transaction.Rewrite rewrite)
+    {
+        if (rewrite.getGroupsCount() > 0 || rewrite.getOldFragmentsCount() == 0) {
+            return rewrite.getGroupsList();
+        }
+        return List.of(Transaction.RewriteGroup.newBuilder()
+                .addAllOldFragments(rewrite.getOldFragmentsList())
+                .addAllNewFragments(rewrite.getNewFragmentsList())
+                .build());
+    }
+
+    private static Map<String, DataFragment> fragments(TableSnapshot snapshot)
+    {
+        Map<String, DataFragment> fragments = new HashMap<>();
+        for (DataFragment fragment : snapshot.manifest().getFragmentsList()) {
+            fragments.put(key(snapshot, fragment), fragment);
+        }
+        return fragments;
+    }
+
+    /**
+     * The versions from the base to the head, oldest first: back from the head through previous versions, and from a
+     * branch's first version to the version it was made from, or from a clone's first version to the base it was
+     * made from. Empty when that walk passes the base without reaching it.
+     */
+    private static Optional<List<Step>> path(LanceTable table, TableSnapshot base, TableSnapshot head)
+    {
+        List<Step> steps = new ArrayList<>();
+        Map<Optional<String>, List<Long>> versions = new HashMap<>();
+        TableSnapshot current = head;
+        boolean sameTable = base.tableRoot().equals(head.tableRoot());
+        while (!(sameTable && current.branch().equals(base.branch()) && current.version() == base.version())) {
+            Optional<String> branch = current.branch();
+            List<Long> onBranch = versions.computeIfAbsent(branch, table::listVersions);
+            int index = Collections.binarySearch(onBranch, current.version());
+            TableSnapshot previous;
+            boolean consecutive;
+            if (index > 0) {
+                long version = onBranch.get(index - 1);
+                previous = table.snapshot(branch, version);
+                consecutive = version == current.version() - 1;
+            }
+            else if (branch.isPresent()) {
+                BranchRef ref = table.refs().getBranch(branch.get()).orElse(null);
+                if (ref == null) {
+                    return Optional.empty();
+                }
+                Optional<String> parent = RefResolver.branch(ref.parentBranch());
+                if (table.manifestLocation(parent, ref.parentVersion()).isEmpty()) {
+                    throw new LanceTableException(MERGE_HISTORY_MISSING, "Cannot follow the rows of merge base %s to %s: version %s, which branch '%s' was made from, is gone; nothing was changed"
+                            .formatted(base.describe(), head.describe(), TableSnapshot.describe(parent, ref.parentVersion()), branch.get()));
+                }
+                previous = table.snapshot(parent, ref.parentVersion());
+                consecutive = false;
+            }
+            else if (!sameTable && index == 0) {
+                // a clone's first version holds the fragments of the version it was cloned from
+                steps.add(new Step(base, current, false));
+                break;
+            }
+            else {
+                return Optional.empty();
+            }
+            if (sameTable && previous.branch().equals(base.branch()) && previous.version() < base.version()) {
+                return Optional.empty();
+            }
+            steps.add(new Step(previous, current, consecutive));
+            current = previous;
+        }
+        Collections.reverse(steps);
+        return Optional.of(steps);
+    }
+}
