@@ -5,6 +5,7 @@ import com.google.common.collect.ImmutableSet;
 import com.google.common.collect.Multiset;
 import com.google.common.collect.Multisets;
 import io.lancetrino.tests.fixtures.TemporaryWarehouses;
+import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
@@ -211,6 +212,9 @@ final class TestLanceRefsProperty
         private final Map<String, History> clones = new LinkedHashMap<>();
         private final List<CloneMerge> cloneMerges = new ArrayList<>();
         private long nextSequence;
+        private boolean cleaned;
+        private boolean compacted;
+        private int refusals;
         private long nextInstance;
         private long nextId = 1;
         private int nextName = 1;
@@ -233,12 +237,26 @@ final class TestLanceRefsProperty
                 check();
             }
             checkEveryVersion();
+            System.out.println("refs property seed %s: %s steps, %s merges or fast-forwards refused after compactions".formatted(seed, stepCount, refusals));
         }
 
         private void randomStep()
         {
             while (true) {
-                int choice = random.nextInt(100);
+                int choice = random.nextInt(124);
+                if (choice >= 100) {
+                    // maintenance and upserts: compaction moves rows without changing them, cleanup removes versions
+                    if (choice < 108) {
+                        optimize();
+                    }
+                    else if (choice < 112) {
+                        cleanup();
+                    }
+                    else {
+                        mergeStatement(randomBranch());
+                    }
+                    return;
+                }
                 if (choice < 16) {
                     insert(randomBranch(), 1 + random.nextInt(3));
                 }
@@ -380,6 +398,60 @@ final class TestLanceRefsProperty
             return picked;
         }
 
+        /** A compaction of a branch or a clone: the same rows in new fragments, a new version when anything was compacted. */
+        private void optimize()
+        {
+            boolean ofClone = !clones.isEmpty() && random.nextInt(4) == 0;
+            String branch = ofClone ? MAIN : randomBranch();
+            String tableName = ofClone ? CLONE_SCHEMA + "." + pick(clones.keySet()) : table;
+            History history = ofClone ? clones.get(tableName.substring(CLONE_SCHEMA.length() + 1)) : branches.get(branch);
+            Map<String, Long> metrics = metrics(execute(branch.equals(MAIN)
+                    ? "ALTER TABLE %s EXECUTE optimize".formatted(tableName)
+                    : "ALTER TABLE %s EXECUTE optimize(branch => '%s')".formatted(tableName, branch)));
+            if (metrics.get("version") > 0) {
+                compacted = true;
+                history.commit(history.content(), nextSequence++);
+            }
+        }
+
+        /** Cleanup of every version nothing needs: rows of every ref stay, old versions may go. */
+        private void cleanup()
+        {
+            Session noMinimum = Session.builder(getSession()).setCatalogSessionProperty("lance", "cleanup_min_retention", "0s").build();
+            steps.add("cleanup");
+            call(() -> getQueryRunner().execute(noMinimum, "ALTER TABLE %s EXECUTE cleanup(retention_threshold => '0s')".formatted(table)));
+            cleaned = true;
+        }
+
+        /** MERGE of a few ids: those the ref holds are updated (every row with the id), the others inserted. */
+        private void mergeStatement(String branch)
+        {
+            History history = branches.get(branch);
+            Set<Long> ids = pickIds(history);
+            ids.add(nextId++);
+            String value = "m" + steps.size();
+            Set<Row> content = new HashSet<>();
+            Set<Long> matched = new HashSet<>();
+            for (Row row : history.content()) {
+                if (ids.contains(row.id())) {
+                    content.add(new Row(nextInstance++, row.id(), value));
+                    matched.add(row.id());
+                }
+                else {
+                    content.add(row);
+                }
+            }
+            long updated = content.stream().filter(row -> row.value().equals(value)).count();
+            for (long id : ids) {
+                if (!matched.contains(id)) {
+                    content.add(new Row(nextInstance++, id, value));
+                }
+            }
+            assertUpdateCount("MERGE INTO %s USING (VALUES %s) AS s(sid) ON id = sid WHEN MATCHED THEN UPDATE SET v = '%s' WHEN NOT MATCHED THEN INSERT VALUES (sid, '%s')"
+                    .formatted(tableOn(branch), ids.stream().map(String::valueOf).collect(joining(", ")), value, value), updated + ids.size() - matched.size());
+            history.commit(content, nextSequence++);
+        }
+
         // ---- refs ----
 
         private void createBranch()
@@ -452,7 +524,9 @@ final class TestLanceRefsProperty
             History source = branches.get(to);
             String sql = "ALTER BRANCH %s IN TABLE %s FAST FORWARD TO %s".formatted(moving, table, to);
             if (target.content().equals(base)) {
-                execute(sql);
+                if (executeUnlessRefused(sql).isEmpty()) {
+                    return;
+                }
                 // moving to the same rows commits nothing, and records nothing
                 if (!source.content().equals(target.content())) {
                     History into = branches.get(moving);
@@ -496,7 +570,11 @@ final class TestLanceRefsProperty
             Set<Row> merged = merged(targetRows, sourceRows, base);
             boolean dryRun = random.nextInt(8) == 0;
             String sql = "ALTER TABLE %s EXECUTE merge_branch(source => %s, target => '%s'%s)".formatted(table, sourceArgument, target, dryRun ? ", dry_run => true" : "");
-            Map<String, Long> metrics = metrics(execute(sql));
+            Optional<MaterializedResult> result = executeUnlessRefused(sql);
+            if (result.isEmpty()) {
+                return;
+            }
+            Map<String, Long> metrics = metrics(result.get());
             boolean changes = !merged.equals(targetRows);
             Map<String, Long> expected = new LinkedHashMap<>();
             expected.put("rows_added", sourceRows.stream().filter(row -> !base.contains(row) && !targetRows.contains(row)).count());
@@ -610,7 +688,14 @@ final class TestLanceRefsProperty
             List<String> selects = new ArrayList<>();
             Multiset<String> expected = HashMultiset.create();
             for (Map.Entry<String, History> branch : branches.entrySet()) {
+                // versions cleanup removed are gone; the rest read as they were written
+                Set<Object> present = cleaned
+                        ? call(() -> computeActual("SELECT version FROM \"%s@%s$versions\"".formatted(table, branch.getKey()))).getOnlyColumnAsSet()
+                        : null;
                 for (Map.Entry<Long, Set<Row>> version : branch.getValue().versions.entrySet()) {
+                    if (present != null && !present.contains(version.getKey())) {
+                        continue;
+                    }
                     String ref = branch.getKey() + "@" + version.getKey();
                     selects.add("SELECT '%1$s', id, v FROM %2$s FOR VERSION AS OF '%1$s'".formatted(ref, table));
                     addRows(expected, ref, version.getValue());
@@ -656,6 +741,27 @@ final class TestLanceRefsProperty
         {
             steps.add(sql);
             return call(() -> getQueryRunner().execute(getSession(), sql));
+        }
+
+        /**
+         * Runs a merge or fast-forward; after a compaction, one whose history leads back to its base only through an
+         * earlier merge may be refused (it cannot follow rows through compactions there), and changes nothing then.
+         */
+        private Optional<MaterializedResult> executeUnlessRefused(String sql)
+        {
+            steps.add(sql);
+            try {
+                return Optional.of(getQueryRunner().execute(getSession(), sql));
+            }
+            catch (RuntimeException e) {
+                String message = String.valueOf(e.getMessage());
+                if (compacted && (message.contains("FRAGMENT_REWRITTEN") || message.contains("(cleaned up)") || message.contains("is not an ancestor of"))) {
+                    steps.set(steps.size() - 1, sql + "  -- refused: " + message.lines().findFirst().orElse(""));
+                    refusals++;
+                    return Optional.empty();
+                }
+                throw failure("statement failed: " + e, e);
+            }
         }
 
         private void assertUpdateCount(String sql, long count)

@@ -171,7 +171,7 @@ final class MergePlanner
      */
     static boolean sameContent(TableFileSystem fileSystem, TableSnapshot first, TableSnapshot second)
     {
-        if (!first.manifest().getFieldsList().equals(second.manifest().getFieldsList()) || !config(first).equals(config(second))) {
+        if (!sameSettings(first, second)) {
             return false;
         }
         Map<String, Entry> firstFragments = index(first);
@@ -191,6 +191,12 @@ final class MergePlanner
             }
         }
         return true;
+    }
+
+    /** The same columns and config. */
+    static boolean sameSettings(TableSnapshot first, TableSnapshot second)
+    {
+        return first.manifest().getFieldsList().equals(second.manifest().getFieldsList()) && config(first).equals(config(second));
     }
 
     private static String contentKey(Entry entry)

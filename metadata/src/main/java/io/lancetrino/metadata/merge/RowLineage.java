@@ -130,18 +130,21 @@ final class RowLineage
         boolean rewrote = false;
         for (Step step : path.get()) {
             Map<String, DataFragment> current = fragments(step.current());
-            Optional<Transaction> transaction = step.consecutive() ? Transactions.read(table.fileSystem(), step.current()) : Optional.empty();
-            if (transaction.isPresent() && transaction.get().hasRewrite()) {
+            Optional<Transaction> transaction = Transactions.read(table.fileSystem(), step.current());
+            if (step.consecutive() && transaction.isPresent() && transaction.get().hasRewrite()) {
                 for (Transaction.RewriteGroup group : groups(transaction.get().getRewrite())) {
                     rewrite(table, step, group, baseIndex, moved, inPlace);
                 }
                 rewrote = true;
             }
-            else if (transaction.isEmpty()) {
-                // versions between are gone (or wrote no transaction): only a fragment holding base rows that went
-                // could have been a rewrite
+            else if (!step.consecutive() || transaction.isEmpty()) {
+                // versions between are gone (or wrote no transaction): a fragment holding base rows that went is
+                // known deleted only if this version's own transaction removed it (fragment ids change only by
+                // rewrites, which take new ids); otherwise it may have been compacted in between
+                Set<Long> removedHere = transaction.filter(value -> !value.hasRewrite()).map(RowLineage::removedFragmentIds).orElse(Set.of());
+                Map<String, DataFragment> before = fragments(step.previous());
                 for (String key : holding(moved, inPlace)) {
-                    if (!current.containsKey(key)) {
+                    if (!current.containsKey(key) && !(before.containsKey(key) && removedHere.contains(before.get(key).getId()))) {
                         throw new LanceTableException(MERGE_HISTORY_MISSING, ("Cannot follow the rows of merge base %s to %s: a fragment holding them (%s) went between %s and %s, "
                                 + "whose versions in between are gone (cleaned up), so the merge cannot tell a compaction from a deletion; nothing was changed")
                                 .formatted(base.describe(), head.describe(), key, step.previous().describe(), step.current().describe()));
@@ -152,6 +155,17 @@ final class RowLineage
             inPlace.retainAll(current.keySet());
         }
         return Optional.of(new RowLineage(baseIndex, moved, inPlace, rewrote));
+    }
+
+    private static Set<Long> removedFragmentIds(Transaction transaction)
+    {
+        if (transaction.hasDelete()) {
+            return new HashSet<>(transaction.getDelete().getDeletedFragmentIdsList());
+        }
+        if (transaction.hasUpdate()) {
+            return new HashSet<>(transaction.getUpdate().getRemovedFragmentIdsList());
+        }
+        return Set.of();
     }
 
     private static Set<String> holding(Map<String, long[]> moved, Set<String> inPlace)

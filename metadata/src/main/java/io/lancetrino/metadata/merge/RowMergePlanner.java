@@ -9,6 +9,7 @@ import io.lancetrino.metadata.proto.DataFragment;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,7 +37,7 @@ final class RowMergePlanner
         Map<String, DataFragment> sourceByKey = byKey(source);
         Map<String, DataFragment> targetByKey = byKey(target);
 
-        RoaringBitmap[] goneOnSource = goneOnSource(fileSystem, base, source, sourceRows);
+        RoaringBitmap[] goneOnSource = gone(fileSystem, base, source, sourceRows).rows();
 
         List<DataFragment> changed = new ArrayList<>();
         Map<DataFragment, RoaringBitmap> unions = new LinkedHashMap<>();
@@ -122,13 +123,22 @@ final class RowMergePlanner
             rowsAdded += kept;
         }
         Map<String, Optional<String>> config = MergePlanner.mergeConfig(base, source, target, policy, conflicts);
-        boolean fastForward = MergePlanner.sameContent(fileSystem, base, target);
+        // the target still holds the base's rows, wherever compactions moved them, and nothing else
+        Gone goneOnTarget = gone(fileSystem, base, target, targetRows);
+        boolean fastForward = MergePlanner.sameSettings(base, target) && goneOnTarget.newRows() == 0
+                && Arrays.stream(goneOnTarget.rows()).allMatch(RoaringBitmap::isEmpty);
         return new MergePlan(newFragments, newFragmentDeletions, changed, unions, removed, schema, config, bases, conflicts, rowsAdded, rowsDeleted, fastForward);
     }
 
-    /** Per base fragment, the rows live in the base that the source no longer has. */
-    private static RoaringBitmap[] goneOnSource(TableFileSystem fileSystem, TableSnapshot base, TableSnapshot source, RowLineage sourceRows)
+    /**
+     * @param rows per base fragment, the rows live in the base that a side no longer has
+     * @param newRows the live rows the side wrote since the base
+     */
+    private record Gone(RoaringBitmap[] rows, long newRows) {}
+
+    private static Gone gone(TableFileSystem fileSystem, TableSnapshot base, TableSnapshot source, RowLineage sourceRows)
     {
+        long newRows = 0;
         List<DataFragment> baseFragments = base.manifest().getFragmentsList();
         RoaringBitmap[] live = new RoaringBitmap[baseFragments.size()];
         for (int i = 0; i < live.length; i++) {
@@ -145,10 +155,19 @@ final class RowMergePlanner
             else if (sourceRows.moved(key)) {
                 for (int offset = 0; offset < fragment.getPhysicalRows(); offset++) {
                     long origin = sourceRows.origin(key, offset);
-                    if (origin != RowLineage.NEW && !deleted.contains(offset)) {
+                    if (deleted.contains(offset)) {
+                        continue;
+                    }
+                    if (origin == RowLineage.NEW) {
+                        newRows++;
+                    }
+                    else {
                         live[RowLineage.fragmentIndex(origin)].add(RowLineage.offset(origin));
                     }
                 }
+            }
+            else {
+                newRows += fragment.getPhysicalRows() - deleted.getLongCardinality();
             }
         }
         RoaringBitmap[] gone = new RoaringBitmap[live.length];
@@ -158,7 +177,7 @@ final class RowMergePlanner
             gone[i].andNot(DeletionFiles.read(fileSystem, base, fragment));
             gone[i].andNot(live[i]);
         }
-        return gone;
+        return new Gone(gone, newRows);
     }
 
     /** The live rows of a target fragment that are base rows the source no longer has. */
