@@ -116,19 +116,37 @@ final class RowLineage
     private record Step(TableSnapshot previous, TableSnapshot current, boolean consecutive) {}
 
     /**
+     * The versions after the start, oldest first; the start is the base, or a merge (or fast-forward) commit that
+     * brought the base over from its branch.
+     */
+    private record Walk(List<Step> steps, Optional<TableSnapshot> mergeCommit) {}
+
+    /**
      * The base's rows at {@code head} of {@code table}, or empty when the head's history does not lead back to the
      * base through previous versions and branch points alone (an earlier merge moved the base onto another line).
      */
     static Optional<RowLineage> follow(LanceTable table, TableSnapshot base, TableSnapshot head, Map<String, Integer> baseIndex)
     {
-        Optional<List<Step>> path = path(table, base, head);
-        if (path.isEmpty()) {
+        Optional<Walk> walk = path(table, base, head);
+        if (walk.isEmpty()) {
             return Optional.empty();
         }
         Map<String, long[]> moved = new HashMap<>();
-        Set<String> inPlace = new HashSet<>(baseIndex.keySet());
+        Set<String> inPlace = new HashSet<>();
         boolean rewrote = false;
-        for (Step step : path.get()) {
+        if (walk.get().mergeCommit().isPresent()) {
+            Optional<RowLineage> atMerge = atMergeCommit(table, base, walk.get().mergeCommit().get(), baseIndex);
+            if (atMerge.isEmpty()) {
+                return Optional.empty();
+            }
+            moved.putAll(atMerge.get().moved);
+            inPlace.addAll(atMerge.get().inPlace);
+            rewrote = atMerge.get().rewrote;
+        }
+        else {
+            inPlace.addAll(baseIndex.keySet());
+        }
+        for (Step step : walk.get().steps()) {
             Map<String, DataFragment> current = fragments(step.current());
             Optional<Transaction> transaction = Transactions.read(table.fileSystem(), step.current());
             if (step.consecutive() && transaction.isPresent() && transaction.get().hasRewrite()) {
@@ -155,6 +173,106 @@ final class RowLineage
             inPlace.retainAll(current.keySet());
         }
         return Optional.of(new RowLineage(baseIndex, moved, inPlace, rewrote));
+    }
+
+    /** Whether the snapshot is a clone's first version, made from the base. */
+    private static boolean clonedFrom(LanceTable table, TableSnapshot snapshot, TableSnapshot base)
+    {
+        return Transactions.read(table.fileSystem(), snapshot)
+                .filter(Transaction::hasClone)
+                .map(Transaction::getClone)
+                .filter(clone -> clone.getRefPath().equals(base.datasetLocation()) && clone.getRefVersion() == base.version()
+                        && (clone.hasRefName() ? Optional.of(clone.getRefName()) : Optional.<String>empty()).equals(base.branch()))
+                .isPresent();
+    }
+
+    /** Whether the snapshot was committed by a merge or fast-forward that brought over exactly the base. */
+    private static boolean brought(LanceTable table, TableSnapshot snapshot, TableSnapshot base)
+    {
+        return Transactions.read(table.fileSystem(), snapshot)
+                .flatMap(MergeRecords::mergedBranchVersion)
+                .filter(merged -> merged.branch().equals(base.branch()) && merged.version() == base.version())
+                .isPresent();
+    }
+
+    /**
+     * The base's rows in a merge commit that brought the base over from its branch: fragments of the base's are its
+     * rows in place; the target's own fragments hold rows of the earlier merge base B0, followed through the target's
+     * history from B0 to the merge and matched to the base's rows through the base's history from B0.
+     */
+    private static Optional<RowLineage> atMergeCommit(LanceTable table, TableSnapshot base, TableSnapshot mergeCommit, Map<String, Integer> baseIndex)
+    {
+        Optional<TableSnapshot> earlierBase = Transactions.read(table.fileSystem(), mergeCommit)
+                .map(transaction -> transaction.getTransactionPropertiesMap().get(MergeRecords.BASE))
+                .flatMap(description -> snapshot(table, description));
+        Optional<String> branch = mergeCommit.branch();
+        if (earlierBase.isEmpty() || table.manifestLocation(branch, mergeCommit.version() - 1).isEmpty()) {
+            return Optional.empty();
+        }
+        TableSnapshot b0 = earlierBase.get();
+        Map<String, Integer> b0Index = baseIndex(b0);
+        Optional<RowLineage> targetRows = follow(table, b0, table.snapshot(branch, mergeCommit.version() - 1), b0Index);
+        Optional<RowLineage> baseRows = follow(table, b0, base, b0Index);
+        if (targetRows.isEmpty() || baseRows.isEmpty()) {
+            return Optional.empty();
+        }
+        // each B0 row, as a row of the base
+        List<DataFragment> b0Fragments = b0.manifest().getFragmentsList();
+        long[][] asBaseRow = new long[b0Fragments.size()][];
+        for (int i = 0; i < asBaseRow.length; i++) {
+            asBaseRow[i] = new long[(int) b0Fragments.get(i).getPhysicalRows()];
+            Arrays.fill(asBaseRow[i], NEW);
+        }
+        for (DataFragment fragment : base.manifest().getFragmentsList()) {
+            String key = key(base, fragment);
+            int index = baseIndex.get(key);
+            for (int offset = 0; offset < fragment.getPhysicalRows(); offset++) {
+                long origin = baseRows.get().origin(key, offset);
+                if (origin != NEW) {
+                    asBaseRow[fragmentIndex(origin)][offset(origin)] = encode(index, offset);
+                }
+            }
+        }
+        Map<String, long[]> moved = new HashMap<>();
+        Set<String> inPlace = new HashSet<>();
+        for (DataFragment fragment : mergeCommit.manifest().getFragmentsList()) {
+            String key = key(mergeCommit, fragment);
+            if (baseIndex.containsKey(key)) {
+                inPlace.add(key);
+                continue;
+            }
+            long[] origins = new long[(int) fragment.getPhysicalRows()];
+            boolean any = false;
+            for (int offset = 0; offset < origins.length; offset++) {
+                long origin = targetRows.get().origin(key, offset);
+                origins[offset] = origin == NEW ? NEW : asBaseRow[fragmentIndex(origin)][offset(origin)];
+                any |= origins[offset] != NEW;
+            }
+            if (any) {
+                moved.put(key, origins);
+            }
+        }
+        return Optional.of(new RowLineage(baseIndex, moved, inPlace, targetRows.get().rewrote() || baseRows.get().rewrote() || !moved.isEmpty()));
+    }
+
+    /** A version named as merge records name the base: {@code <branch>@<version>}. */
+    private static Optional<TableSnapshot> snapshot(LanceTable table, String description)
+    {
+        int at = description.lastIndexOf('@');
+        if (at <= 0) {
+            return Optional.empty();
+        }
+        Optional<String> branch = RefResolver.branch(description.substring(0, at));
+        try {
+            long version = Long.parseLong(description.substring(at + 1));
+            if ((branch.isPresent() && table.refs().getBranch(branch.get()).isEmpty()) || table.manifestLocation(branch, version).isEmpty()) {
+                return Optional.empty();
+            }
+            return Optional.of(table.snapshot(branch, version));
+        }
+        catch (NumberFormatException e) {
+            return Optional.empty();
+        }
     }
 
     private static Set<Long> removedFragmentIds(Transaction transaction)
@@ -242,13 +360,18 @@ final class RowLineage
      * branch's first version to the version it was made from, or from a clone's first version to the base it was
      * made from. Empty when that walk passes the base without reaching it.
      */
-    private static Optional<List<Step>> path(LanceTable table, TableSnapshot base, TableSnapshot head)
+    private static Optional<Walk> path(LanceTable table, TableSnapshot base, TableSnapshot head)
     {
         List<Step> steps = new ArrayList<>();
         Map<Optional<String>, List<Long>> versions = new HashMap<>();
         TableSnapshot current = head;
         boolean sameTable = base.tableRoot().equals(head.tableRoot());
+        Optional<TableSnapshot> mergeCommit = Optional.empty();
         while (!(sameTable && current.branch().equals(base.branch()) && current.version() == base.version())) {
+            if (sameTable && brought(table, current, base)) {
+                mergeCommit = Optional.of(current);
+                break;
+            }
             Optional<String> branch = current.branch();
             List<Long> onBranch = versions.computeIfAbsent(branch, table::listVersions);
             int index = Collections.binarySearch(onBranch, current.version());
@@ -272,7 +395,7 @@ final class RowLineage
                 previous = table.snapshot(parent, ref.parentVersion());
                 consecutive = false;
             }
-            else if (!sameTable && index == 0) {
+            else if (!sameTable && index == 0 && clonedFrom(table, current, base)) {
                 // a clone's first version holds the fragments of the version it was cloned from
                 steps.add(new Step(base, current, false));
                 break;
@@ -287,6 +410,6 @@ final class RowLineage
             current = previous;
         }
         Collections.reverse(steps);
-        return Optional.of(steps);
+        return Optional.of(new Walk(steps, mergeCommit));
     }
 }
