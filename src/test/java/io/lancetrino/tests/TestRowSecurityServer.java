@@ -180,7 +180,8 @@ final class TestRowSecurityServer
             throws Exception
     {
         for (String mode : List.of("approximate", "exact")) {
-            for (Target target : targets) {
+            // the exact pushdown applies the scan's filter as any scan does: main alone shows it
+            for (Target target : mode.equals("exact") ? targets.subList(0, 1) : targets) {
                 String nearest = "SELECT id, lang, secret FROM lance.s.%s%s ORDER BY %s LIMIT 10".formatted(target.table(), target.versionClause(), DISTANCE);
                 for (String user : List.of("admin", "alice", "fiona", "mark")) {
                     List<List<Object>> rows = list(user, mode, nearest);
