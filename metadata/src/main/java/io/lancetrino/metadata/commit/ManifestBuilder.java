@@ -134,7 +134,7 @@ public final class ManifestBuilder
     /**
      * Lance's compaction writes groups; older writers put one group's fragments in the deprecated top-level fields.
      */
-    static List<Transaction.RewriteGroup> rewriteGroups(Transaction.Rewrite rewrite)
+    public static List<Transaction.RewriteGroup> rewriteGroups(Transaction.Rewrite rewrite)
     {
         if (rewrite.getGroupsCount() > 0 || rewrite.getOldFragmentsCount() == 0) {
             return rewrite.getGroupsList();

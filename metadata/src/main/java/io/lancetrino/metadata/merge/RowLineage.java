@@ -5,6 +5,7 @@ import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.Transactions;
+import io.lancetrino.metadata.commit.ManifestBuilder;
 import io.lancetrino.metadata.deletion.DeletionFiles;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.proto.Transaction;
@@ -150,7 +151,7 @@ final class RowLineage
             Map<String, DataFragment> current = fragments(step.current());
             Optional<Transaction> transaction = Transactions.read(table.fileSystem(), step.current());
             if (step.consecutive() && transaction.isPresent() && transaction.get().hasRewrite()) {
-                for (Transaction.RewriteGroup group : groups(transaction.get().getRewrite())) {
+                for (Transaction.RewriteGroup group : ManifestBuilder.rewriteGroups(transaction.get().getRewrite())) {
                     rewrite(table, step, group, baseIndex, moved, inPlace);
                 }
                 rewrote = true;
@@ -333,17 +334,6 @@ final class RowLineage
             throw new LanceTableException(MERGE_HISTORY_MISSING, "Cannot follow rows through the compaction that made %s: its new fragments hold %s rows, its old fragments had %s live rows; nothing was changed"
                     .formatted(step.current().describe(), written, count));
         }
-    }
-
-    private static List<Transaction.RewriteGroup> groups(Transaction.Rewrite rewrite)
-    {
-        if (rewrite.getGroupsCount() > 0 || rewrite.getOldFragmentsCount() == 0) {
-            return rewrite.getGroupsList();
-        }
-        return List.of(Transaction.RewriteGroup.newBuilder()
-                .addAllOldFragments(rewrite.getOldFragmentsList())
-                .addAllNewFragments(rewrite.getNewFragmentsList())
-                .build());
     }
 
     private static Map<String, DataFragment> fragments(TableSnapshot snapshot)
