@@ -1,6 +1,7 @@
 package io.lancetrino.tests;
 
 import io.lancetrino.tests.fixtures.TemporaryWarehouses;
+import io.trino.Session;
 import io.trino.spi.TrinoException;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedResult;
@@ -13,8 +14,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Random;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CyclicBarrier;
@@ -26,6 +30,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.LongStream;
 
+import static java.util.stream.Collectors.joining;
 import static java.util.stream.Collectors.toSet;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -135,6 +140,111 @@ final class TestLanceBranchConcurrency
             assertThat(ids(table, "dev")).isEqualTo(difference(union(initial, added), deleted));
         }
         System.out.println("merges committed on top of concurrent inserts: " + rebased + " of " + round);
+    }
+
+    /**
+     * Writers on main and on a branch change their own rows (INSERT, DELETE, UPDATE, MERGE) while both are compacted and
+     * the table is cleaned up, over and over; then the branch merges into main. Each writer's rows on its branch are
+     * exactly what it wrote, and main after the merge is {@code T - (B - S) + (S - B)} of the rows (B the fork).
+     */
+    @Test
+    void testWritesAndMaintenanceOnBothSidesThenMerge()
+            throws Exception
+    {
+        assertUpdate("CREATE TABLE busy (id bigint, v varchar) WITH (max_rows_per_file = 10)");
+        List<String> writerBranches = List.of("main", "main", "b", "b");
+        for (int writer = 0; writer < writerBranches.size(); writer++) {
+            assertUpdate("INSERT INTO busy SELECT x, 'seed' FROM UNNEST(sequence(%s, %s)) AS t(x)".formatted(writer * 10_000L, writer * 10_000L + 29), 30);
+        }
+        assertUpdate("CREATE BRANCH b IN TABLE busy");
+        Set<List<Object>> base = rows("SELECT id, v FROM busy");
+        Session cleanup = Session.builder(getSession()).setCatalogSessionProperty("lance", "cleanup_min_retention", "0s").build();
+
+        ExecutorService executor = Executors.newFixedThreadPool(writerBranches.size() + 1);
+        AtomicBoolean writing = new AtomicBoolean(true);
+        try {
+            List<Future<Map<Long, String>>> writers = new ArrayList<>();
+            for (int writer = 0; writer < writerBranches.size(); writer++) {
+                int number = writer;
+                writers.add(executor.submit(() -> write(number, writerBranches.get(number))));
+            }
+            Future<Integer> maintenance = executor.submit(() -> {
+                int rounds = 0;
+                while (writing.get()) {
+                    getQueryRunner().execute("ALTER TABLE busy EXECUTE optimize");
+                    getQueryRunner().execute("ALTER TABLE busy EXECUTE optimize(branch => 'b')");
+                    getQueryRunner().execute(cleanup, "ALTER TABLE busy EXECUTE cleanup(retention_threshold => '10s')");
+                    rounds++;
+                }
+                return rounds;
+            });
+            for (int writer = 0; writer < writerBranches.size(); writer++) {
+                Map<Long, String> expected = writers.get(writer).get(10, TimeUnit.MINUTES);
+                long first = writer * 10_000L;
+                Set<List<Object>> actual = rows("SELECT id, v FROM busy FOR VERSION AS OF '%s' WHERE id BETWEEN %s AND %s".formatted(writerBranches.get(writer), first, first + 9_999));
+                assertThat(actual).as("writer %s on %s", writer, writerBranches.get(writer))
+                        .isEqualTo(expected.entrySet().stream().map(entry -> List.<Object>of(entry.getKey(), entry.getValue())).collect(toSet()));
+            }
+            writing.set(false);
+            assertThat(maintenance.get(5, TimeUnit.MINUTES)).isPositive();
+        }
+        finally {
+            writing.set(false);
+            executor.shutdownNow();
+        }
+        Set<List<Object>> source = rows("SELECT id, v FROM busy FOR VERSION AS OF 'b'");
+        Set<List<Object>> target = rows("SELECT id, v FROM busy");
+        Set<List<Object>> expected = new HashSet<>(target);
+        base.stream().filter(row -> !source.contains(row)).forEach(expected::remove);
+        source.stream().filter(row -> !base.contains(row)).forEach(expected::add);
+        computeActual("ALTER TABLE busy EXECUTE merge_branch(source => 'b')");
+        assertThat(rows("SELECT id, v FROM busy")).isEqualTo(expected);
+        assertQuery("SELECT count(*) FROM busy", "VALUES " + expected.size());
+    }
+
+    /** One writer's statements on its own ids; returns its rows (id to value) as it left them. */
+    private Map<Long, String> write(int writer, String branch)
+    {
+        Random random = new Random(writer);
+        long first = writer * 10_000L;
+        Map<Long, String> rows = new TreeMap<>();
+        for (long id = first; id < first + 30; id++) {
+            rows.put(id, "seed");
+        }
+        long nextId = first + 30;
+        for (int step = 0; step < 12; step++) {
+            String value = "w%s-%s".formatted(writer, step);
+            List<Long> held = new ArrayList<>(rows.keySet());
+            List<Long> picked = List.of(held.get(random.nextInt(held.size())), held.get(random.nextInt(held.size())));
+            String ids = picked.stream().distinct().map(String::valueOf).collect(joining(", "));
+            switch (random.nextInt(4)) {
+                case 0 -> {
+                    getQueryRunner().execute("INSERT INTO busy @ %s VALUES (%s, '%s'), (%s, '%s')".formatted(branch, nextId, value, nextId + 1, value));
+                    rows.put(nextId++, value);
+                    rows.put(nextId++, value);
+                }
+                case 1 -> {
+                    getQueryRunner().execute("DELETE FROM busy @ %s WHERE id IN (%s)".formatted(branch, ids));
+                    picked.forEach(rows::remove);
+                }
+                case 2 -> {
+                    getQueryRunner().execute("UPDATE busy @ %s SET v = '%s' WHERE id IN (%s)".formatted(branch, value, ids));
+                    picked.forEach(id -> rows.put(id, value));
+                }
+                default -> {
+                    getQueryRunner().execute("MERGE INTO busy @ %s USING (VALUES %s, %s) AS s(sid) ON id = sid WHEN MATCHED THEN UPDATE SET v = '%s' WHEN NOT MATCHED THEN INSERT VALUES (sid, '%s')"
+                            .formatted(branch, picked.getFirst(), nextId, value, value));
+                    rows.put(picked.getFirst(), value);
+                    rows.put(nextId++, value);
+                }
+            }
+        }
+        return rows;
+    }
+
+    private Set<List<Object>> rows(String sql)
+    {
+        return computeActual(sql).getMaterializedRows().stream().map(MaterializedRow::getFields).collect(toSet());
     }
 
     private record Race(Set<Long> insertedIds, Optional<Throwable> mergeFailure) {}

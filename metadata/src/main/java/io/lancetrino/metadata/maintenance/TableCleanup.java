@@ -178,7 +178,11 @@ public final class TableCleanup
                         reason = KeepReason.BRANCH_POINT;
                     }
                 }
-                if (reason == null && mergeLink(read, branches).map(mergeRelated::add).orElse(false)) {
+                // every merge commit keeps the version it brought over, whatever keeps the commit itself: later
+                // merges find their base through it
+                Optional<Point> link = mergeLink(read, branches);
+                link.ifPresent(mergeRelated::add);
+                if (reason == null && link.isPresent()) {
                     reason = KeepReason.BRANCH_POINT;
                 }
                 if (file.version() > historyStart && before != null && before.version() == file.version() - 1 && fragmentsWent(beforeRead, read)) {

@@ -20,6 +20,7 @@ import java.util.PriorityQueue;
 
 import static io.lancetrino.metadata.LanceErrorKind.CORRUPT_MANIFEST;
 import static io.lancetrino.metadata.LanceErrorKind.INVALID_REF;
+import static io.lancetrino.metadata.LanceErrorKind.MERGE_HISTORY_MISSING;
 
 /**
  * Finds the merge base: the newest version both branches descend from (or the version a clone was made from, moved
@@ -98,11 +99,24 @@ public final class MergeBases
             BranchRef ref = table.refs().getBranch(branch.get())
                     .orElseThrow(() -> new LanceTableException(INVALID_REF, "Table %s has no branch '%s'".formatted(table.displayName(), branch.get())));
             Optional<String> parent = RefResolver.branch(ref.parentBranch());
-            if (table.manifestLocation(parent, ref.parentVersion()).isPresent()) {
-                parents.add(table.snapshot(parent, ref.parentVersion()));
+            if (table.manifestLocation(parent, ref.parentVersion()).isEmpty()) {
+                throw new LanceTableException(MERGE_HISTORY_MISSING, "Table %s: version %s, which branch '%s' was made from, is gone (cleaned up), so the merge base cannot be found; nothing was changed"
+                        .formatted(table.displayName(), TableSnapshot.describe(parent, ref.parentVersion()), branch.get()));
+            }
+            parents.add(table.snapshot(parent, ref.parentVersion()));
+        }
+        Optional<MergeRecords.BranchVersion> merged = Transactions.read(table.fileSystem(), snapshot).flatMap(MergeRecords::mergedBranchVersion);
+        if (merged.isPresent()) {
+            Optional<String> source = merged.get().branch();
+            boolean sourceExists = source.isEmpty() || table.refs().getBranch(source.get()).isPresent();
+            if (sourceExists && table.manifestLocation(source, merged.get().version()).isEmpty()) {
+                throw new LanceTableException(MERGE_HISTORY_MISSING, "Table %s: version %s, which the merge committed as %s brought over, is gone (cleaned up), so the merge base cannot be found; nothing was changed"
+                        .formatted(table.displayName(), TableSnapshot.describe(source, merged.get().version()), snapshot.describe()));
+            }
+            if (sourceExists) {
+                parents.add(table.snapshot(source, merged.get().version()));
             }
         }
-        MergeRecords.mergedBranchVersion(table, snapshot).ifPresent(parents::add);
         return parents;
     }
 

@@ -75,24 +75,6 @@ public final class MergeRecords
         return Optional.empty();
     }
 
-    /**
-     * The version of a branch of the same table that the merge (or fast-forward) committed as this snapshot brought
-     * over, if it was one and that version still exists.
-     */
-    static Optional<TableSnapshot> mergedBranchVersion(LanceTable table, TableSnapshot snapshot)
-    {
-        Optional<BranchVersion> merged = Transactions.read(table.fileSystem(), snapshot).flatMap(MergeRecords::mergedBranchVersion);
-        if (merged.isEmpty()) {
-            return Optional.empty();
-        }
-        Optional<String> branch = merged.get().branch();
-        long version = merged.get().version();
-        if ((branch.isPresent() && table.refs().getBranch(branch.get()).isEmpty()) || table.manifestLocation(branch, version).isEmpty()) {
-            return Optional.empty();
-        }
-        return Optional.of(table.snapshot(branch, version));
-    }
-
     private record Recorded(String source, long version) {}
 
     // the source and source version a merge commit records, if the snapshot was committed by one
