@@ -313,7 +313,7 @@ final class TestLanceRefsProperty
         private boolean cleaned;
         private boolean compacted;
         private int refusals;
-        private int churned;
+        private int churnedMerges;
         private long nextInstance;
         private long nextId = 1;
         private int nextName = 1;
@@ -336,7 +336,7 @@ final class TestLanceRefsProperty
                 check();
             }
             checkEveryVersion();
-            System.out.println("refs property seed %s: %s steps, %s merges or fast-forwards refused after compactions, %s merges deleted and added the same rows".formatted(seed, stepCount, refusals, churned));
+            System.out.println("refs property seed %s: %s steps, %s merges or fast-forwards refused after compactions, %s merges deleted and added the same rows".formatted(seed, stepCount, refusals, churnedMerges));
         }
 
         private void randomStep()
@@ -635,7 +635,8 @@ final class TestLanceRefsProperty
             }
             else {
                 steps.add(sql + "  -- expected to fail");
-                expectFailure(sql, "(?s).*'%s' is not an ancestor of '%s'.*".formatted(moving, to));
+                // or refused earlier, when versions it would walk were cleaned up
+                expectFailure(sql, "(?s).*('%s' is not an ancestor of '%s'%s).*".formatted(moving, to, cleaned ? "|\\(cleaned up\\)|FRAGMENT_REWRITTEN" : ""));
             }
         }
 
@@ -683,23 +684,31 @@ final class TestLanceRefsProperty
             expected.put("target_version", changes && !dryRun ? into.head() + 1 : 0L);
             Map<String, Long> actual = new LinkedHashMap<>(metrics);
             actual.keySet().retainAll(expected.keySet());
+            // after compactions, rows that reached both sides by different merges cannot always be told apart: the
+            // merge deletes and adds them again (counting both), and commits even when the rows stay the same
+            long churn = actual.get("rows_added") - expected.get("rows_added");
+            boolean churned = (compacted || cleaned) && churn > 0 && actual.get("rows_deleted") - expected.get("rows_deleted") == churn;
+            boolean committed = !dryRun && (changes || (churned && actual.get("target_version") == into.head() + 1));
             // a merge that changes nothing commits nothing, and records nothing
-            if (changes && !dryRun) {
+            if (committed) {
                 record.run();
                 into.commit(merged, nextSequence++);
             }
-            if (!actual.equals(expected)) {
-                // the rows first: a wrong merge is worse than wrong figures
-                check();
-                // after compactions, rows that reached both sides by different merges cannot always be told apart:
-                // the merge deletes and adds them again, and counts both
-                long churn = actual.get("rows_added") - expected.get("rows_added");
+            // the rows first: a wrong merge is worse than wrong figures
+            check();
+            if (churned) {
                 actual.put("rows_added", expected.get("rows_added"));
-                actual.put("rows_deleted", actual.get("rows_deleted") - churn);
-                if (!compacted || churn <= 0 || !actual.equals(expected)) {
-                    throw failure("merge metrics differ (the rows are right): expected %s, got %s".formatted(expected, metrics));
-                }
-                churned++;
+                actual.put("rows_deleted", expected.get("rows_deleted"));
+                expected.put("target_version", committed ? into.head() : 0L);
+                churnedMerges++;
+            }
+            if (churnedMerges > 0) {
+                // rows added again after a churn are new to the lineage: a fast-forward may not be recognized as one
+                actual.remove("fast_forward");
+                expected.remove("fast_forward");
+            }
+            if (!actual.equals(expected)) {
+                throw failure("merge metrics differ (the rows are right): expected %s, got %s".formatted(expected, metrics));
             }
         }
 
@@ -864,7 +873,7 @@ final class TestLanceRefsProperty
             }
             catch (RuntimeException e) {
                 String message = String.valueOf(e.getMessage());
-                if (compacted && (message.contains("FRAGMENT_REWRITTEN") || message.contains("(cleaned up)") || message.contains("is not an ancestor of"))) {
+                if ((compacted || cleaned) && (message.contains("FRAGMENT_REWRITTEN") || message.contains("(cleaned up)") || message.contains("is not an ancestor of"))) {
                     steps.set(steps.size() - 1, sql + "  -- refused: " + message.lines().findFirst().orElse(""));
                     refusals++;
                     return Optional.empty();

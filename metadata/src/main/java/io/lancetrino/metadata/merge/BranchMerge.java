@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.Set;
 import java.util.UUID;
 
 import static io.lancetrino.metadata.LanceErrorKind.COMMIT_CONFLICT;
@@ -107,8 +106,8 @@ public final class BranchMerge
 
     /**
      * Where both sides' histories lead back to the base version by version, rows are followed through compactions, so
-     * a compaction is no conflict. Otherwise (an earlier merge moved the base onto another line) fragments a side
-     * compacted cannot be followed, and changes to them on the other side are conflicts.
+     * a compaction is no conflict. Otherwise (the base lies only on another line, reached through merges of merges)
+     * the merge matches fragments by location, and refuses if rows may have moved anywhere since the base.
      */
     private static MergePlan plan(LanceTable targetTable, TableSnapshot target, LanceTable sourceTable, TableSnapshot source, MergeBase base, MergePolicy policy)
     {
@@ -119,10 +118,16 @@ public final class BranchMerge
             if (sourceRows.get().rewrote() || targetRows.get().rewrote()) {
                 return RowMergePlanner.plan(targetTable.fileSystem(), base.snapshot(), source, target, sourceRows.get(), targetRows.get(), policy);
             }
-            return MergePlanner.plan(targetTable.fileSystem(), base.snapshot(), source, target, Set.of(), Set.of(), policy);
+            return MergePlanner.plan(targetTable.fileSystem(), base.snapshot(), source, target, policy);
         }
-        return MergePlanner.plan(targetTable.fileSystem(), base.snapshot(), source, target,
-                Rewrites.rewrittenSince(sourceTable, source, base.snapshot()), Rewrites.rewrittenSince(targetTable, target, base.snapshot()), policy);
+        // fragments are matched by location alone there, which is right only while no rows moved
+        Optional<String> moved = Compactions.since(sourceTable, source, base.snapshot()).or(() -> Compactions.since(targetTable, target, base.snapshot()));
+        if (moved.isPresent()) {
+            throw new LanceTableException(MERGE_CONFLICT, ("Cannot merge into %s of table %s (merge base %s), nothing was changed: a side reaches the merge base only through other merges, "
+                    + "and rows there cannot be followed through compactions (FRAGMENT_REWRITTEN): %s; merge the branches in between first, or merge from a branch made after the compaction")
+                    .formatted(describe(target), targetTable.displayName(), base.description(), moved.get()));
+        }
+        return MergePlanner.plan(targetTable.fileSystem(), base.snapshot(), source, target, policy);
     }
 
     /**

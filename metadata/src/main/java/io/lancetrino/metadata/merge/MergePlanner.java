@@ -53,10 +53,9 @@ final class MergePlanner
     }
 
     /**
-     * @param sourceRewritten fragments (by first data file location) the source compacted since the base
-     * @param targetRewritten the same for the target
+     * The plan where no rows moved since the base on either side (no compaction), so fragments match by location.
      */
-    static MergePlan plan(TableFileSystem fileSystem, TableSnapshot base, TableSnapshot source, TableSnapshot target, Set<String> sourceRewritten, Set<String> targetRewritten, MergePolicy policy)
+    static MergePlan plan(TableFileSystem fileSystem, TableSnapshot base, TableSnapshot source, TableSnapshot target, MergePolicy policy)
     {
         Map<String, Entry> baseFragments = index(base);
         Map<String, Entry> sourceFragments = index(source);
@@ -87,10 +86,6 @@ final class MergePlanner
             Entry onBase = baseFragments.get(entry.getKey());
             Entry onSource = sourceFragments.get(entry.getKey());
             if (onSource == null) {
-                if (onBase != null && sourceRewritten.contains(entry.getKey()) && !onTarget.equals(onBase) && !contentKey(onTarget).equals(contentKey(onBase))) {
-                    conflicts.add(new MergeConflict(MergeConflict.Kind.FRAGMENT_REWRITTEN, "fragment %s of the target: the source compacted it while the target changed it"
-                            .formatted(onTarget.fragment().getId())));
-                }
                 if (onBase != null) {
                     // the source deleted every row of it: deleted rows of a fragment are unioned, so it goes
                     removed.add(onTarget.fragment().getId());
@@ -126,28 +121,6 @@ final class MergePlanner
             }
             if (!result.equals(onTarget.fragment())) {
                 changed.add(result);
-            }
-        }
-        for (String rewritten : targetRewritten) {
-            Entry onSource = sourceFragments.get(rewritten);
-            Entry onBase = baseFragments.get(rewritten);
-            if (onSource != null && onBase != null && !contentKey(onSource).equals(contentKey(onBase))) {
-                conflicts.add(new MergeConflict(MergeConflict.Kind.FRAGMENT_REWRITTEN, "fragment %s of the source: the target compacted it while the source changed it"
-                        .formatted(onSource.fragment().getId())));
-            }
-            // gone from the source too: all its rows deleted there (a deletion nothing would carry over), or compacted
-            // there as well (both compacted copies would be kept)
-            if (onSource == null && onBase != null) {
-                conflicts.add(new MergeConflict(MergeConflict.Kind.FRAGMENT_REWRITTEN, "fragment %s of the merge base: the target compacted it while the source deleted all its rows or compacted it too"
-                        .formatted(onBase.fragment().getId())));
-            }
-        }
-        for (String rewritten : sourceRewritten) {
-            Entry onBase = baseFragments.get(rewritten);
-            // the source's compacted copy would bring back the rows the target deleted
-            if (onBase != null && !targetFragments.containsKey(rewritten) && !targetRewritten.contains(rewritten)) {
-                conflicts.add(new MergeConflict(MergeConflict.Kind.FRAGMENT_REWRITTEN, "fragment %s of the merge base: the source compacted it while the target deleted all its rows"
-                        .formatted(onBase.fragment().getId())));
             }
         }
         Map<String, Optional<String>> config = mergeConfig(base, source, target, policy, conflicts);
@@ -197,11 +170,6 @@ final class MergePlanner
     static boolean sameSettings(TableSnapshot first, TableSnapshot second)
     {
         return first.manifest().getFieldsList().equals(second.manifest().getFieldsList()) && config(first).equals(config(second));
-    }
-
-    private static String contentKey(Entry entry)
-    {
-        return String.join(",", entry.fileKeys()) + "|" + entry.deletionKey();
     }
 
     private static Set<Integer> dataFieldIds(TableSnapshot snapshot)
