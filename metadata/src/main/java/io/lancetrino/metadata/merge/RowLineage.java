@@ -114,7 +114,8 @@ final class RowLineage
         return FilePaths.dataFile(snapshot, fragment, fragment.getFiles(0));
     }
 
-    private record Step(TableSnapshot previous, TableSnapshot current, boolean consecutive) {}
+    /** A version after the one before it on the walk, with the transaction that made it (read once). */
+    private record Step(TableSnapshot previous, TableSnapshot current, boolean consecutive, Optional<Transaction> transaction) {}
 
     /**
      * The versions after the start, oldest first; the start is the base, or a merge (or fast-forward) commit that
@@ -149,7 +150,7 @@ final class RowLineage
         }
         for (Step step : walk.get().steps()) {
             Map<String, DataFragment> current = fragments(step.current());
-            Optional<Transaction> transaction = Transactions.read(table.fileSystem(), step.current());
+            Optional<Transaction> transaction = step.transaction();
             if (step.consecutive() && transaction.isPresent() && transaction.get().hasRewrite()) {
                 for (Transaction.RewriteGroup group : ManifestBuilder.rewriteGroups(transaction.get().getRewrite())) {
                     rewrite(table, step, group, baseIndex, moved, inPlace);
@@ -176,10 +177,10 @@ final class RowLineage
         return Optional.of(new RowLineage(baseIndex, moved, inPlace, rewrote));
     }
 
-    /** Whether the snapshot is a clone's first version, made from the base. */
-    private static boolean clonedFrom(LanceTable table, TableSnapshot snapshot, TableSnapshot base)
+    /** Whether the transaction made a clone's first version from the base. */
+    private static boolean clonedFrom(Optional<Transaction> transaction, TableSnapshot base)
     {
-        return Transactions.read(table.fileSystem(), snapshot)
+        return transaction
                 .filter(Transaction::hasClone)
                 .map(Transaction::getClone)
                 .filter(clone -> clone.getRefPath().equals(base.datasetLocation()) && clone.getRefVersion() == base.version()
@@ -187,10 +188,10 @@ final class RowLineage
                 .isPresent();
     }
 
-    /** Whether the snapshot was committed by a merge or fast-forward that brought over exactly the base. */
-    private static boolean brought(LanceTable table, TableSnapshot snapshot, TableSnapshot base)
+    /** Whether the transaction is a merge or fast-forward that brought over exactly the base. */
+    private static boolean brought(Optional<Transaction> transaction, TableSnapshot base)
     {
-        return Transactions.read(table.fileSystem(), snapshot)
+        return transaction
                 .flatMap(MergeRecords::mergedBranchVersion)
                 .filter(merged -> merged.branch().equals(base.branch()) && merged.version() == base.version())
                 .isPresent();
@@ -358,7 +359,8 @@ final class RowLineage
         boolean sameTable = base.tableRoot().equals(head.tableRoot());
         Optional<TableSnapshot> mergeCommit = Optional.empty();
         while (!(sameTable && current.branch().equals(base.branch()) && current.version() == base.version())) {
-            if (sameTable && brought(table, current, base)) {
+            Optional<Transaction> transaction = Transactions.read(table.fileSystem(), current);
+            if (sameTable && brought(transaction, base)) {
                 mergeCommit = Optional.of(current);
                 break;
             }
@@ -385,9 +387,9 @@ final class RowLineage
                 previous = table.snapshot(parent, ref.parentVersion());
                 consecutive = false;
             }
-            else if (!sameTable && index == 0 && clonedFrom(table, current, base)) {
+            else if (!sameTable && index == 0 && clonedFrom(transaction, base)) {
                 // a clone's first version holds the fragments of the version it was cloned from
-                steps.add(new Step(base, current, false));
+                steps.add(new Step(base, current, false, transaction));
                 break;
             }
             else {
@@ -396,7 +398,7 @@ final class RowLineage
             if (sameTable && previous.branch().equals(base.branch()) && previous.version() < base.version()) {
                 return Optional.empty();
             }
-            steps.add(new Step(previous, current, consecutive));
+            steps.add(new Step(previous, current, consecutive, transaction));
             current = previous;
         }
         Collections.reverse(steps);

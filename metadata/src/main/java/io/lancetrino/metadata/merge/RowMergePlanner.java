@@ -10,6 +10,7 @@ import org.roaringbitmap.RoaringBitmap;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -36,8 +37,10 @@ final class RowMergePlanner
         List<DataFragment> baseFragments = base.manifest().getFragmentsList();
         Map<String, DataFragment> sourceByKey = byKey(source);
         Map<String, DataFragment> targetByKey = byKey(target);
+        Deletions sourceDeletions = new Deletions(fileSystem, source);
+        Deletions targetDeletions = new Deletions(fileSystem, target);
 
-        RoaringBitmap[] goneOnSource = gone(fileSystem, base, source, sourceRows).rows();
+        RoaringBitmap[] goneOnSource = gone(fileSystem, base, sourceDeletions, sourceRows).rows();
 
         List<DataFragment> changed = new ArrayList<>();
         Map<DataFragment, RoaringBitmap> unions = new LinkedHashMap<>();
@@ -67,7 +70,7 @@ final class RowMergePlanner
                             .formatted(result.getId())));
                 }
             }
-            RoaringBitmap deleted = DeletionFiles.read(fileSystem, target, entry.getValue());
+            RoaringBitmap deleted = targetDeletions.of(entry.getValue());
             RoaringBitmap more = deletedBySource(key, result.getPhysicalRows(), deleted, targetRows, goneOnSource);
             if (!more.isEmpty()) {
                 RoaringBitmap union = RoaringBitmap.or(deleted, more);
@@ -105,8 +108,7 @@ final class RowMergePlanner
                 // the target has it already, or it holds only base rows
                 continue;
             }
-            RoaringBitmap deleted = DeletionFiles.read(fileSystem, source, fragment);
-            RoaringBitmap hidden = deleted.clone();
+            RoaringBitmap hidden = sourceDeletions.of(fragment).clone();
             if (sourceRows.moved(key)) {
                 for (int offset = 0; offset < fragment.getPhysicalRows(); offset++) {
                     if (sourceRows.origin(key, offset) != RowLineage.NEW) {
@@ -124,7 +126,7 @@ final class RowMergePlanner
         }
         Map<String, Optional<String>> config = MergePlanner.mergeConfig(base, source, target, policy, conflicts);
         // the target still holds the base's rows, wherever compactions moved them, and nothing else
-        Gone goneOnTarget = gone(fileSystem, base, target, targetRows);
+        Gone goneOnTarget = gone(fileSystem, base, targetDeletions, targetRows);
         boolean fastForward = MergePlanner.sameSettings(base, target) && goneOnTarget.newRows() == 0
                 && Arrays.stream(goneOnTarget.rows()).allMatch(RoaringBitmap::isEmpty);
         return new MergePlan(newFragments, newFragmentDeletions, changed, unions, removed, schema, config, bases, conflicts, rowsAdded, rowsDeleted, fastForward);
@@ -136,25 +138,26 @@ final class RowMergePlanner
      */
     private record Gone(RoaringBitmap[] rows, long newRows) {}
 
-    private static Gone gone(TableFileSystem fileSystem, TableSnapshot base, TableSnapshot source, RowLineage sourceRows)
+    private static Gone gone(TableFileSystem fileSystem, TableSnapshot base, Deletions sideDeletions, RowLineage sideRows)
     {
+        TableSnapshot side = sideDeletions.snapshot();
         long newRows = 0;
         List<DataFragment> baseFragments = base.manifest().getFragmentsList();
         RoaringBitmap[] live = new RoaringBitmap[baseFragments.size()];
         for (int i = 0; i < live.length; i++) {
             live[i] = new RoaringBitmap();
         }
-        for (DataFragment fragment : source.manifest().getFragmentsList()) {
-            String key = RowLineage.key(source, fragment);
-            RoaringBitmap deleted = DeletionFiles.read(fileSystem, source, fragment);
-            if (sourceRows.inPlace(key)) {
+        for (DataFragment fragment : side.manifest().getFragmentsList()) {
+            String key = RowLineage.key(side, fragment);
+            RoaringBitmap deleted = sideDeletions.of(fragment);
+            if (sideRows.inPlace(key)) {
                 RoaringBitmap rows = RoaringBitmap.bitmapOfRange(0, fragment.getPhysicalRows());
                 rows.andNot(deleted);
-                live[RowLineage.fragmentIndex(sourceRows.origin(key, 0))].or(rows);
+                live[RowLineage.fragmentIndex(sideRows.origin(key, 0))].or(rows);
             }
-            else if (sourceRows.moved(key)) {
+            else if (sideRows.moved(key)) {
                 for (int offset = 0; offset < fragment.getPhysicalRows(); offset++) {
-                    long origin = sourceRows.origin(key, offset);
+                    long origin = sideRows.origin(key, offset);
                     if (deleted.contains(offset)) {
                         continue;
                     }
@@ -197,6 +200,20 @@ final class RowMergePlanner
         }
         more.andNot(deleted);
         return more;
+    }
+
+    /** Each fragment's deleted rows in one version, read once per merge (never changed in place). */
+    private record Deletions(TableFileSystem fileSystem, TableSnapshot snapshot, Map<Long, RoaringBitmap> read)
+    {
+        Deletions(TableFileSystem fileSystem, TableSnapshot snapshot)
+        {
+            this(fileSystem, snapshot, new HashMap<>());
+        }
+
+        RoaringBitmap of(DataFragment fragment)
+        {
+            return read.computeIfAbsent(fragment.getId(), _ -> DeletionFiles.read(fileSystem, snapshot, fragment));
+        }
     }
 
     private static Map<String, DataFragment> byKey(TableSnapshot snapshot)
