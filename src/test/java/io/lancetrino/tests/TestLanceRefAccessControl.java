@@ -1,6 +1,7 @@
 package io.lancetrino.tests;
 
 import com.google.common.collect.ImmutableMap;
+import io.lancetrino.tests.fixtures.RecipientCatalogs;
 import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.lancetrino.sharing.server.LanceSharingServer;
 import io.trino.Session;
@@ -82,11 +83,7 @@ final class TestLanceRefAccessControl
                  "recipients": [{"name": "partner", "bearerToken": "%s", "shares": ["sales"]}]}
                 """.formatted(warehouse, RECIPIENT_TOKEN), UTF_8);
         sharingServer = LanceSharingServer.start(config, 0);
-        Path profile = warehouse.resolveSibling(warehouse.getFileName() + "-profile.json");
-        Files.writeString(profile, """
-                {"shareCredentialsVersion": 1, "endpoint": "%s", "bearerToken": "%s"}
-                """.formatted(sharingServer.endpoint(), RECIPIENT_TOKEN), UTF_8);
-        runner.createCatalog("partner", "lance", ImmutableMap.of("lance.sharing.profile", profile.toString()));
+        RecipientCatalogs.create(runner, "partner", sharingServer, RECIPIENT_TOKEN, warehouse.resolveSibling(warehouse.getFileName() + "-profile.json"));
         return runner;
     }
 

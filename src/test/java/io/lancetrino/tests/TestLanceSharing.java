@@ -1,7 +1,7 @@
 package io.lancetrino.tests;
 
-import com.google.common.collect.ImmutableMap;
 import io.lancetrino.sharing.server.LanceSharingServer;
+import io.lancetrino.tests.fixtures.RecipientCatalogs;
 import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.trino.Session;
 import io.trino.testing.AbstractTestQueryFramework;
@@ -55,11 +55,7 @@ final class TestLanceSharing
                  "recipients": [{"name": "partner", "bearerToken": "%s", "shares": ["sales"]}]}
                 """.formatted(warehouse, SIGNING_KEY, RECIPIENT_TOKEN));
         server = LanceSharingServer.start(config, 0);
-        Path profile = warehouse.resolveSibling(warehouse.getFileName() + "-profile.json");
-        Files.writeString(profile, """
-                {"shareCredentialsVersion": 1, "endpoint": "%s", "bearerToken": "%s"}
-                """.formatted(server.endpoint(), RECIPIENT_TOKEN));
-        runner.createCatalog("partner", "lance", ImmutableMap.of("lance.sharing.profile", profile.toString()));
+        RecipientCatalogs.create(runner, "partner", server, RECIPIENT_TOKEN, warehouse.resolveSibling(warehouse.getFileName() + "-profile.json"));
         return runner;
     }
 

@@ -2,9 +2,9 @@ package io.lancetrino.tests;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.google.common.collect.ImmutableMap;
 import io.lancetrino.sharing.server.LanceSharingServer;
 import io.lancetrino.tests.fixtures.S3ProxyServer;
+import io.lancetrino.tests.fixtures.RecipientCatalogs;
 import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.DistributedQueryRunner;
@@ -79,9 +79,7 @@ final class TestLanceSharingS3
                  "recipients": [{"name": "partner", "bearerToken": "%s", "shares": ["sales"]}]}
                 """.formatted(WAREHOUSE, "12".repeat(32), storage, WAREHOUSE, TOKEN));
         server = LanceSharingServer.start(config, 0);
-        Path profile = directory.resolve("profile.json");
-        Files.writeString(profile, "{\"shareCredentialsVersion\": 1, \"endpoint\": \"%s\", \"bearerToken\": \"%s\"}".formatted(server.endpoint(), TOKEN));
-        runner.createCatalog("partner", "lance", ImmutableMap.of("lance.sharing.profile", profile.toString()));
+        RecipientCatalogs.create(runner, "partner", server, TOKEN, directory.resolve("profile.json"));
         return runner;
     }
 
