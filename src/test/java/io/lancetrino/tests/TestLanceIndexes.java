@@ -242,6 +242,154 @@ final class TestLanceIndexes
                 .hasMessage("create_index on table lab.vectors: option distance_type must be one of 'l2', 'cosine', 'dot', not \"hamming\"");
     }
 
+    /**
+     * Optimize never moves the rows an index covers, so every index of every kind stays listed and answers for all of
+     * them, in this connector and in the SDK; the fragments no index covers are compacted.
+     */
+    @Test
+    void testEveryIndexSurvivesOptimize()
+    {
+        assertUpdate("CREATE TABLE survivors (id bigint, cat varchar, tags array(varchar), body varchar, vec array(real) WITH (dimension = 8)) WITH (max_rows_per_file = 250)");
+        assertUpdate(oneWriter(), """
+                INSERT INTO survivors
+                SELECT x, 'c' || CAST(x % 7 AS varchar), ARRAY['t' || CAST(x % 3 AS varchar), 't' || CAST(x % 5 AS varchar)],
+                       'word' || CAST(x % 13 AS varchar) || ' common text',
+                       transform(sequence(1, 8), i -> CAST((x % 4) * 10 + ((x * i) % 17) / 10e0 AS real))
+                FROM UNNEST(sequence(0, 999)) AS t(x)""", 1000);
+        Path table = warehouse.resolve(SCHEMA).resolve("survivors.lance");
+        sdkCreateIndex(table, "id", IndexType.BTREE, "id_idx");
+        sdkCreateIndex(table, "cat", IndexType.BITMAP, "cat_idx");
+        sdkCreateIndex(table, "tags", IndexType.LABEL_LIST, "tags_idx");
+        computeActual("ALTER TABLE survivors EXECUTE create_index(column => 'body', index_type => 'inverted', name => 'body_idx')");
+        computeActual("ALTER TABLE survivors EXECUTE create_index(column => 'vec', index_type => 'ivf_pq', name => 'vec_idx', options => '{\"num_partitions\": 4, \"num_sub_vectors\": 2}')");
+        assertUpdate("DELETE FROM survivors WHERE id % 9 = 4", 111);
+        for (int id = 2000; id < 2003; id++) {
+            assertUpdate("INSERT INTO survivors VALUES (%s, 'c1', ARRAY['t1'], 'word5 late', ARRAY[21, 20, 22, 21, 20, 21, 22, %s])".formatted(id, id - 1980), 1);
+        }
+        List<String> filters = List.of("id = 17", "id IN (3, 250, 999, 2000)", "id BETWEEN 100 AND 600", "cat = 'c3'", "cat IN ('c5', 'c1')",
+                "array_has_any(tags, ['t1', 't4'])", "array_has_all(tags, ['t2', 't0'])");
+        Map<String, List<Long>> before = sdkAnswers(table, filters);
+        String textSearch = "SELECT id FROM TABLE(lance.system.text_search(schema_name => '%s', table_name => 'survivors', query => 'word5', k => 1000))".formatted(SCHEMA);
+        MaterializedResult textBefore = computeActual(textSearch);
+        List<Long> nearestBefore = sdkNearestIds(table, true);
+        MaterializedResult indexedFragments = computeActual("SELECT id FROM \"survivors$fragments\" WHERE physical_rows = 250");
+
+        MaterializedResult optimized = computeActual("ALTER TABLE survivors EXECUTE optimize");
+
+        // the three late fragments became one; the indexed ones kept their ids and rows
+        assertThat(metric(optimized, "fragments_rewritten")).isEqualTo(3);
+        assertQuery("SELECT count(*) FROM \"survivors$fragments\"", "VALUES 5");
+        assertThat(computeActual("SELECT id FROM \"survivors$fragments\" WHERE physical_rows = 250").getMaterializedRows()).isEqualTo(indexedFragments.getMaterializedRows());
+        assertQuery("SELECT name, rows_covered, rows_not_covered FROM \"survivors$indexes\"",
+                "VALUES ('id_idx', 889, 3), ('cat_idx', 889, 3), ('tags_idx', 889, 3), ('body_idx', 889, 3), ('vec_idx', 889, 3)");
+        assertThat(sdkIndexes(table)).containsOnlyKeys("id_idx", "cat_idx", "tags_idx", "body_idx", "vec_idx");
+        assertThat(sdkAnswers(table, filters)).isEqualTo(before);
+        assertSdkIndexedEqualsFlat(table, filters);
+        assertThat(sdkNearestIds(table, true)).isEqualTo(nearestBefore).isEqualTo(sdkNearestIds(table, false));
+        assertThat(computeActual(textSearch).getMaterializedRows()).containsExactlyInAnyOrderElementsOf(textBefore.getMaterializedRows())
+                .hasSize(((Long) computeScalar("SELECT count(*) FROM survivors WHERE body LIKE 'word5 %'")).intValue());
+        assertThat((String) computeActual("EXPLAIN ANALYZE VERBOSE SELECT * FROM survivors WHERE id = 17").getOnlyValue()).contains("scalarIndex:id_idx");
+        assertSameAnswers("SELECT id FROM survivors WHERE id BETWEEN 100 AND 600 OR id > 1999",
+                "SELECT x FROM UNNEST(sequence(100, 600)) t(x) WHERE x % 9 <> 4 UNION ALL VALUES 2000, 2001, 2002");
+    }
+
+    /**
+     * The SDK's compaction with {@code defer_index_remap} leaves its indexes as they were built and records where the rows
+     * went in its fragment reuse index: reads here follow the record, and writes keep what it says true.
+     */
+    @Test
+    void testIndexesAreFollowedThroughTheSdksDeferredCompaction()
+    {
+        createItems("deferred");
+        Path table = warehouse.resolve(SCHEMA).resolve("deferred.lance");
+        sdkCreateIndex(table, "id", IndexType.BTREE, "id_idx");
+        sdkCreateIndex(table, "cat", IndexType.BITMAP, "cat_idx");
+        assertUpdate("DELETE FROM deferred WHERE id % 9 = 4", 111);
+        try (BufferAllocator allocator = LanceFixtures.newAllocator();
+                Dataset dataset = LanceFixtures.open(allocator, table)) {
+            dataset.compact(org.lance.compaction.CompactionOptions.builder().withTargetRowsPerFragment(2000).withDeferIndexRemap(true).build());
+        }
+        assertQuery("SELECT count(*) FROM \"deferred$fragments\"", "VALUES 1");
+        // the indexes name fragments that are gone, and cover the one they became
+        assertQuery("SELECT name, rows_covered, rows_not_covered FROM \"deferred$indexes\"", "VALUES ('id_idx', 889, 0), ('cat_idx', 889, 0)");
+        assertThat((String) computeActual("EXPLAIN ANALYZE VERBOSE SELECT * FROM deferred WHERE id = 17").getOnlyValue()).contains("scalarIndex:id_idx");
+        Session withoutIndex = Session.builder(getSession()).setCatalogSessionProperty("lance", "use_scalar_index", "false").build();
+        for (String predicate : List.of("id = 17", "id IN (3, 250, 999)", "id BETWEEN 100 AND 600", "cat = 'c3'", "cat IN ('c5', 'c1') AND id < 300")) {
+            String query = "SELECT id, cat FROM deferred WHERE " + predicate;
+            assertThat(computeActual(query).getMaterializedRows()).as(predicate)
+                    .containsExactlyInAnyOrderElementsOf(computeActual(withoutIndex, query).getMaterializedRows())
+                    .isNotEmpty();
+        }
+
+        // an UPDATE deletes the row where the record puts it and writes it anew, where no index covers it
+        assertUpdate("UPDATE deferred SET cat = 'c9' WHERE id = 17", 1);
+        assertQuery("SELECT name, rows_covered, rows_not_covered FROM \"deferred$indexes\"", "VALUES ('id_idx', 888, 1), ('cat_idx', 888, 1)");
+        assertSdkIndexedEqualsFlat(table, List.of("cat = 'c9'", "cat = 'c3'", "id = 17"));
+        assertQuery("SELECT id FROM deferred WHERE cat = 'c9'", "VALUES 17");
+        // optimize leaves what an index covers as it is, and keeps the record every other index follows
+        assertUpdate("INSERT INTO deferred VALUES (5000, 'c3', NULL, 'new', 1.5)", 1);
+        assertUpdate("INSERT INTO deferred VALUES (5001, 'c3', NULL, 'new', 1.5)", 1);
+        MaterializedResult optimized = computeActual("ALTER TABLE deferred EXECUTE optimize");
+        assertThat(metric(optimized, "fragments_rewritten")).isEqualTo(3);
+        assertQuery("SELECT name, rows_covered, rows_not_covered FROM \"deferred$indexes\"", "VALUES ('id_idx', 888, 3), ('cat_idx', 888, 3)");
+        try (BufferAllocator allocator = LanceFixtures.newAllocator();
+                Dataset dataset = LanceFixtures.open(allocator, table)) {
+            assertThat(dataset.listIndexes()).containsExactlyInAnyOrder("id_idx", "cat_idx", "__lance_frag_reuse");
+        }
+        assertSdkIndexedEqualsFlat(table, List.of("cat = 'c9'", "cat = 'c3'", "id = 17", "id > 4000"));
+        assertQuery("SELECT count(*) FROM deferred WHERE cat = 'c3' AND id > 4000", "VALUES 2");
+    }
+
+    /** Both queries, run by Trino, return the same rows, and some. */
+    private void assertSameAnswers(String actual, String expected)
+    {
+        assertThat(computeActual(actual).getMaterializedRows()).containsExactlyInAnyOrderElementsOf(computeActual(expected).getMaterializedRows()).isNotEmpty();
+    }
+
+    private void assertSameRowsAsItems(String... predicates)
+    {
+        for (String predicate : predicates) {
+            assertSameAnswers("SELECT id FROM survivors WHERE " + predicate, "SELECT id FROM (%s) WHERE %s".formatted(itemsValues(), predicate.replace("contains(tags, 't4')", "tag_b = 't4'")));
+        }
+    }
+
+    /** The first 1,000 rows of {@code survivors} less its deletions, plus its two late rows, as (id, cat, tag_b). */
+    private static String itemsValues()
+    {
+        return """
+                SELECT x AS id, 'c' || CAST(x % 7 AS varchar) AS cat, 't' || CAST(x % 5 AS varchar) AS tag_b FROM UNNEST(sequence(0, 999)) t(x) WHERE x % 9 <> 4
+                UNION ALL VALUES (2000, 'c1', 't1'), (2001, 'c2', 't2')""";
+    }
+
+    private Session oneWriter()
+    {
+        return Session.builder(getSession())
+                .setSystemProperty("redistribute_writes", "false")
+                .setSystemProperty("scale_writers", "false")
+                .setSystemProperty("task_scale_writers_enabled", "false")
+                .setSystemProperty("task_min_writer_count", "1")
+                .setSystemProperty("task_max_writer_count", "1")
+                .build();
+    }
+
+    private static Map<String, List<Long>> sdkAnswers(Path table, List<String> filters)
+    {
+        Map<String, List<Long>> answers = new java.util.LinkedHashMap<>();
+        filters.forEach(filter -> answers.put(filter, sdkIds(table, filter, true)));
+        return answers;
+    }
+
+    /** The SDK's ten nearest rows to one query, from its index (every partition probed, re-ranked exactly) or flat. */
+    private static List<Long> sdkNearestIds(Path table, boolean useIndex)
+    {
+        float[] query = {21, 20, 22, 21, 20, 21, 22, 20};
+        org.lance.ipc.Query nearest = new org.lance.ipc.Query.Builder().setColumn("vec").setKey(query).setK(10).setNprobes(4).setRefineFactor(200).setUseIndex(useIndex).build();
+        return SdkScans.scan(table, org.lance.Ref.ofMain(), new org.lance.ipc.ScanOptions.Builder().columns(List.of("id")).nearest(nearest).build()).stream()
+                .map(row -> (Long) row.get(0))
+                .sorted()
+                .toList();
+    }
+
     private void createItems(String name)
     {
         assertUpdate("CREATE TABLE %s (id bigint, cat varchar, tags array(varchar), body varchar, score double) WITH (max_rows_per_file = 250)".formatted(name));

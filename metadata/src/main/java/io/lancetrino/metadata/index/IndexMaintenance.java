@@ -105,14 +105,16 @@ public final class IndexMaintenance
         if (rewritten.isEmpty()) {
             return indices;
         }
+        FragmentReuse reuse = FragmentReuse.of(table, Optional.of(IndexSection.newBuilder().addAllIndices(indices).build()));
         List<IndexMetadata> result = new ArrayList<>();
         for (IndexMetadata index : indices) {
             Optional<RoaringBitmap> covered = FragmentBitmaps.covered(table, index);
-            if (covered.isEmpty()) {
+            if (covered.isEmpty() || IndexKind.of(index).map(IndexKind::isSystem).orElse(false)) {
                 result.add(index);
                 continue;
             }
-            RoaringBitmap bitmap = covered.get();
+            // the fragments it covers now, which is what is written back when one leaves it (as Lance persists it)
+            RoaringBitmap bitmap = reuse.remapFragments(covered.get());
             boolean changed = false;
             for (Map.Entry<Long, Set<Integer>> entry : rewritten.entrySet()) {
                 int fragment = (int) (long) entry.getKey();
@@ -139,6 +141,7 @@ public final class IndexMaintenance
         }
         RoaringBitmap fragments = new RoaringBitmap();
         next.getFragmentsList().forEach(fragment -> fragments.add((int) fragment.getId()));
+        FragmentReuse reuse = FragmentReuse.of(table, Optional.of(IndexSection.newBuilder().addAllIndices(indices).build()));
         Map<String, List<IndexMetadata>> byName = new LinkedHashMap<>();
         for (IndexMetadata index : indices) {
             boolean system = IndexKind.of(index).map(IndexKind::isSystem).orElse(false);
@@ -149,7 +152,7 @@ public final class IndexMaintenance
         Set<IndexMetadata> kept = new HashSet<>();
         for (List<IndexMetadata> segments : byName.values()) {
             List<IndexMetadata> live = segments.stream()
-                    .filter(segment -> FragmentBitmaps.covered(table, segment).map(covered -> RoaringBitmap.intersects(covered, fragments)).orElse(true))
+                    .filter(segment -> FragmentBitmaps.covered(table, segment).map(covered -> RoaringBitmap.intersects(reuse.remapFragments(covered), fragments)).orElse(true))
                     .toList();
             if (!live.isEmpty()) {
                 kept.addAll(live);

@@ -48,9 +48,10 @@ public final class TableIndexes
             }
             byName.computeIfAbsent(index.getName(), _ -> new ArrayList<>()).add(index);
         }
+        FragmentReuse reuse = FragmentReuse.of(table, snapshot.manifestFile().indexSection());
         List<IndexSegments> result = new ArrayList<>();
         for (Map.Entry<String, List<IndexMetadata>> entry : byName.entrySet()) {
-            result.add(describe(table, snapshot, entry.getValue()));
+            result.add(describe(table, snapshot, entry.getValue(), reuse));
         }
         return result;
     }
@@ -60,7 +61,13 @@ public final class TableIndexes
         return describe(table, snapshot).stream().filter(index -> index.name().equals(name)).findFirst();
     }
 
-    private static IndexSegments describe(String table, TableSnapshot snapshot, List<IndexMetadata> segments)
+    /** The fragment reuse index of the version: how its compactions moved rows the indexes were built over. */
+    public static FragmentReuse fragmentReuse(String table, TableSnapshot snapshot)
+    {
+        return FragmentReuse.of(table, snapshot.manifestFile().indexSection());
+    }
+
+    private static IndexSegments describe(String table, TableSnapshot snapshot, List<IndexMetadata> segments, FragmentReuse reuse)
     {
         IndexMetadata first = segments.getFirst();
         RoaringBitmap covered = new RoaringBitmap();
@@ -68,7 +75,7 @@ public final class TableIndexes
         for (IndexMetadata segment : segments) {
             Optional<RoaringBitmap> fragments = FragmentBitmaps.covered(table, segment);
             if (fragments.isPresent()) {
-                covered.or(fragments.get());
+                covered.or(reuse.remapFragments(fragments.get()));
             }
             else {
                 coversAll = true;

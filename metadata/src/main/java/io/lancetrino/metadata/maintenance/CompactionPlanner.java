@@ -7,12 +7,11 @@ import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.VersionSummary;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.index.IndexKind;
+import io.lancetrino.metadata.index.IndexedFragments;
 import io.lancetrino.metadata.proto.IndexSection;
 import io.lancetrino.metadata.proto.Manifest;
 import org.roaringbitmap.RoaringBitmap;
 
-import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -27,11 +26,13 @@ import static com.google.common.base.Preconditions.checkArgument;
  * least the target and splits its output into files of the target, a group here holds at most the target's live rows,
  * so it becomes one fragment (a single fragment with more rows than the target stays a group of its own).
  *
- * <p>Fragments an index covers are compacted like any other: the rewritten rows get new fragment ids, which no
- * index's {@code fragment_bitmap} names, so they are scanned until {@code optimize_indexes} indexes them again (Lance's
- * "drop coverage" choice; no row address inside an index file is remapped). Only an index that records no bitmap (older
- * Lance) may cover any fragment, so its table is left as it is. Tables with stable row
- * ids are refused: their rewritten rows would need row-id sequences this connector does not write.
+ * <p>Fragments an index covers stay as they are, so every index keeps answering for every row it covers, in every
+ * Lance engine: rewritten rows get new fragment ids and offsets, which no index file names. Lance can follow them
+ * through its fragment reuse index, but the SDK 7.0 does not in vector and full-text searches, and loses index answers
+ * when it later compacts such fragments itself; rewriting the index files for the new addresses is what would let
+ * them be compacted. Only an index that records no bitmap (older Lance) may cover any fragment, so its table is left
+ * as it is. Tables with stable row ids are refused: their rewritten rows would need row-id sequences this connector
+ * does not write.
  */
 public final class CompactionPlanner
 {
@@ -55,11 +56,14 @@ public final class CompactionPlanner
             throw new LanceTableException(LanceErrorKind.UNSUPPORTED_FEATURE, "Table %s uses stable row ids; this connector cannot compact it because the rewritten rows would need row-id sequences it does not write"
                     .formatted(table));
         }
-        IndexedFragments indexed = IndexedFragments.of(indices);
+        if (coversAnyFragment(indices)) {
+            return new CompactionPlan(manifest.getVersion(), targetRowsPerFragment, manifest.getFragmentsCount(), List.of());
+        }
+        RoaringBitmap indexed = IndexedFragments.of(table, indices);
         List<CompactionPlan.Group> groups = new ArrayList<>();
         List<DataFragment> run = new ArrayList<>();
         for (DataFragment fragment : manifest.getFragmentsList()) {
-            if (!indexed.contains(fragment.getId()) && isCandidate(fragment, targetRowsPerFragment)) {
+            if (!indexed.contains((int) fragment.getId()) && isCandidate(fragment, targetRowsPerFragment)) {
                 run.add(fragment);
                 continue;
             }
@@ -115,17 +119,9 @@ public final class CompactionPlanner
     /**
      * Whether an index without a {@code fragment_bitmap} (older Lance) exists: it would claim the rewritten fragments too.
      */
-    private record IndexedFragments(boolean all)
+    private static boolean coversAnyFragment(Optional<IndexSection> indices)
     {
-        static IndexedFragments of(Optional<IndexSection> indices)
-        {
-            return new IndexedFragments(indices.map(IndexSection::getIndicesList).orElse(List.of()).stream()
-                    .anyMatch(index -> index.getFragmentBitmap().isEmpty() && IndexKind.of(index).map(kind -> !kind.isSystem()).orElse(true)));
-        }
-
-        boolean contains(long fragmentId)
-        {
-            return all;
-        }
+        return indices.map(IndexSection::getIndicesList).orElse(List.of()).stream()
+                .anyMatch(index -> index.getFragmentBitmap().isEmpty() && IndexKind.of(index).map(kind -> !kind.isSystem()).orElse(true));
     }
 }

@@ -14,6 +14,7 @@ import io.lancetrino.metadata.FilePaths;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.fs.TableFileSystem;
 import io.lancetrino.metadata.index.FragmentBitmaps;
+import io.lancetrino.metadata.index.FragmentReuse;
 import io.lancetrino.metadata.index.IndexKind;
 import io.lancetrino.metadata.index.IndexSegments;
 import io.lancetrino.metadata.index.TableIndexes;
@@ -37,6 +38,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 
 import static io.lancetrino.split.LanceErrorCode.LANCE_BAD_INDEX;
@@ -46,7 +48,8 @@ import static java.util.Objects.requireNonNull;
  * Answers a scan's pushed predicate from the table's scalar indexes on the coordinator, before splits are made, as
  * Lance's scanner does: each column's domain is looked up in one index on that column (btree and bitmap exactly, a
  * zone map as a superset) for the fragments the index covers; answers of several columns are intersected. Only the
- * fragments in a segment's {@code fragment_bitmap} that the version still has are answered from it; the rest are
+ * fragments in a segment's {@code fragment_bitmap} (followed through compactions by the fragment reuse index) that the
+ * version still has are answered from it; the rest are
  * scanned. Deleted rows are dropped later, by the page source, as for every read.
  */
 public final class ScalarIndexLookup
@@ -74,13 +77,14 @@ public final class ScalarIndexLookup
         }
         Map<Long, DataFragment> fragments = new HashMap<>();
         snapshot.manifest().getFragmentsList().forEach(fragment -> fragments.put(fragment.getId(), fragment));
+        FragmentReuse reuse = TableIndexes.fragmentReuse(table, snapshot);
         Map<Long, RoaringBitmap> selected = new HashMap<>();
         List<String> used = new ArrayList<>();
         long bytesRead = 0;
         for (List<Lookup> candidates : candidatesByPredicate(indexes, constraint, labelPredicates)) {
             // the first index that answers a predicate answers it
             for (Lookup lookup : candidates) {
-                Optional<Answer> answer = answer(table, snapshot, fileSystem, fragments, lookup);
+                Optional<Answer> answer = answer(table, snapshot, fileSystem, fragments, reuse, lookup);
                 if (answer.isPresent()) {
                     answer.get().rows().forEach((fragment, rows) -> selected.merge(fragment, rows, (left, right) -> RoaringBitmap.and(left, right)));
                     used.add(lookup.index().name());
@@ -150,7 +154,7 @@ public final class ScalarIndexLookup
     /**
      * The rows each covered fragment may match, or empty when no segment of the index could be read by this connector.
      */
-    private Optional<Answer> answer(String table, TableSnapshot snapshot, TableFileSystem fileSystem, Map<Long, DataFragment> fragments, Lookup lookup)
+    private Optional<Answer> answer(String table, TableSnapshot snapshot, TableFileSystem fileSystem, Map<Long, DataFragment> fragments, FragmentReuse reuse, Lookup lookup)
     {
         IndexSegments index = lookup.index();
         Map<Long, RoaringBitmap> rows = new HashMap<>();
@@ -163,7 +167,7 @@ public final class ScalarIndexLookup
                 continue;
             }
             RoaringBitmap coveredNow = new RoaringBitmap();
-            covered.get().forEach((int fragment) -> {
+            reuse.remapFragments(covered.get()).forEach((int fragment) -> {
                 if (fragments.containsKey(Integer.toUnsignedLong(fragment))) {
                     coveredNow.add(fragment);
                 }
@@ -196,14 +200,45 @@ public final class ScalarIndexLookup
             answered = true;
             bytesRead += result.bytesRead();
             RowAddresses addresses = result.rows();
+            Map<Long, RoaringBitmap> moved = movedRows(addresses, covered.get(), coveredNow, reuse);
             coveredNow.forEach((int fragmentId) -> {
                 DataFragment fragment = fragments.get(Integer.toUnsignedLong(fragmentId));
-                RoaringBitmap fragmentRows = addresses.forFragment(fragmentId)
-                        .map(found -> found.wholeFragment() ? RoaringBitmap.bitmapOfRange(0, fragment.getPhysicalRows()) : found.offsets())
-                        .orElseGet(RoaringBitmap::new);
+                RoaringBitmap fragmentRows = covered.get().contains(fragmentId)
+                        ? addresses.forFragment(fragmentId)
+                                .map(found -> found.wholeFragment() ? RoaringBitmap.bitmapOfRange(0, fragment.getPhysicalRows()) : found.offsets())
+                                .orElseGet(RoaringBitmap::new)
+                        : moved.getOrDefault(fragment.getId(), new RoaringBitmap());
                 rows.merge(fragment.getId(), fragmentRows, (left, right) -> RoaringBitmap.or(left, right));
             });
         }
         return answered ? Optional.of(new Answer(rows, bytesRead)) : Optional.empty();
+    }
+
+    /**
+     * The segment's answers for fragments a compaction rewrote since it was built, at the rows' addresses now (by the
+     * fragment reuse index), for the fragments it covers now.
+     */
+    private static Map<Long, RoaringBitmap> movedRows(RowAddresses addresses, RoaringBitmap built, RoaringBitmap coveredNow, FragmentReuse reuse)
+    {
+        Map<Long, RoaringBitmap> moved = new HashMap<>();
+        if (reuse.isEmpty() || built.contains(coveredNow)) {
+            return moved;
+        }
+        built.forEach((int fragmentId) -> {
+            long fragment = Integer.toUnsignedLong(fragmentId);
+            OptionalLong oldRows = reuse.oldPhysicalRows(fragment);
+            if (oldRows.isEmpty()) {
+                return;
+            }
+            addresses.forFragment(fragmentId).ifPresent(found -> {
+                RoaringBitmap offsets = found.wholeFragment() ? RoaringBitmap.bitmapOfRange(0, oldRows.getAsLong()) : found.offsets();
+                offsets.forEach((int offset) -> reuse.remapAddress((fragment << 32) | Integer.toUnsignedLong(offset)).ifPresent(address -> {
+                    if (coveredNow.contains((int) (address >>> 32))) {
+                        moved.computeIfAbsent(address >>> 32, _ -> new RoaringBitmap()).add((int) address);
+                    }
+                }));
+            });
+        });
+        return moved;
     }
 }
