@@ -25,7 +25,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.stream.IntStream;
 
+import static io.trino.spi.StandardErrorCode.INVALID_TABLE_PROPERTY;
+import static io.trino.testing.assertions.TrinoExceptionAssert.assertTrinoExceptionThrownBy;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /**
  * Concurrent writers through SQL, and tables whose Lance features or settings this connector must respect.
@@ -133,6 +136,147 @@ final class TestLanceConcurrentWrites
             assertThat(dataset.countRows()).isEqualTo(60L * rounds - deleted);
             assertThat(dataset.countRows("v > 1000000")).isEqualTo(rounds);
         }
+    }
+
+    /**
+     * A table with a primary key (declared by another Lance engine): concurrent MERGEs inserting the same new key never
+     * both commit. Each statement either commits or fails with LANCE_DUPLICATE_KEY naming the key, and re-running it
+     * finds the key.
+     */
+    @Test
+    void testConcurrentUpsertsNeverDuplicateAKey()
+            throws Exception
+    {
+        keyedTable("upserts");
+        int refused = 0;
+        for (int round = 0; round < 6; round++) {
+            int base = 1000 + round * 10;
+            // the two statements' new keys overlap in one key, base + 5
+            List<Throwable> failures = ConcurrentStatements.failuresOf(getQueryRunner(), List.of(upsert("upserts", base, base + 6), upsert("upserts", base + 5, base + 10)));
+            for (Throwable failure : failures) {
+                assertThat(failure).hasMessageContaining("inserted keys such as id=%s, which this statement inserts too".formatted(base + 5));
+                refused++;
+            }
+            assertThat(failures).hasSizeLessThan(2);
+            assertNoDuplicateKeys("upserts");
+        }
+        // after a refusal, re-running finds the key: every key once
+        getQueryRunner().execute(upsert("upserts", 1000, 1060));
+        assertThat(computeActual("SELECT count(*), count(DISTINCT id) FROM upserts").getMaterializedRows().getFirst().getFields()).containsExactly(61L, 61L);
+        assertThat(refused).as("rounds whose statements overlapped in time").isPositive();
+    }
+
+    /**
+     * Against the Lance SDK's own merge_insert: this connector's filter is lance-core's, bit for bit, so each side sees
+     * the other's inserted keys, whichever commits first.
+     */
+    @Test
+    void testUpsertsAndTheSdksMergeInsertNeverDuplicateAKey()
+            throws Exception
+    {
+        Path table = keyedTable("shared_upserts");
+        Schema schema = keyedSchema();
+        int sdkRefused = 0;
+        int trinoRefused = 0;
+        java.util.concurrent.ExecutorService executor = java.util.concurrent.Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 8; round++) {
+                int base = 5000 + round * 10;
+                List<List<Object>> rows = IntStream.range(base, base + 4).mapToObj(id -> List.<Object>of((long) id, "sdk")).toList();
+                java.util.concurrent.CyclicBarrier start = new java.util.concurrent.CyclicBarrier(2);
+                java.util.concurrent.Future<?> sdk = executor.submit(() -> {
+                    start.await();
+                    return io.lancetrino.tests.fixtures.LanceFixtures.mergeInsert(table, schema, rows, List.of("id"));
+                });
+                java.util.concurrent.Future<?> trino = executor.submit(() -> {
+                    start.await();
+                    getQueryRunner().execute(upsert("shared_upserts", base + 3, base + 6));
+                    return null;
+                });
+                try {
+                    sdk.get();
+                }
+                catch (java.util.concurrent.ExecutionException e) {
+                    // lance-core gives up at once (no retries asked for) on a conflict it may not rebase
+                    assertThat(e.getCause()).hasMessageContaining("Too many concurrent writers");
+                    sdkRefused++;
+                }
+                try {
+                    trino.get();
+                }
+                catch (java.util.concurrent.ExecutionException e) {
+                    // the SDK committed first
+                    assertThat(e.getCause()).hasMessageContaining("inserted keys such as id=%s, which this statement inserts too".formatted(base + 3));
+                    trinoRefused++;
+                }
+                assertNoDuplicateKeys("shared_upserts");
+            }
+        }
+        finally {
+            executor.shutdownNow();
+        }
+        assertThat(sdkRefused + trinoRefused).as("rounds whose writers overlapped in time").isPositive();
+    }
+
+    @Test
+    void testPrimaryKeyDeclaredHereIsKeptByInserts()
+    {
+        assertUpdate("CREATE TABLE keyed (id bigint NOT NULL, k varchar NOT NULL, v double) WITH (primary_key = ARRAY['k', 'id'])");
+        assertThat((String) computeScalar("SHOW CREATE TABLE keyed")).contains("primary_key = ARRAY['k','id']");
+        Path table = warehouse.resolve("c").resolve("keyed.lance");
+        try (BufferAllocator allocator = ArrowAllocators.newRootAllocator(Long.MAX_VALUE);
+                Dataset dataset = Dataset.open(table.toString(), allocator)) {
+            assertThat(dataset.getLanceSchema().getUnenforcedPrimaryKey()).extracting(org.lance.schema.LanceField::getName).containsExactly("k", "id");
+        }
+        assertUpdate("INSERT INTO keyed VALUES (1, 'a', 1.0)", 1);
+        long before = (long) computeScalar("SELECT max(version) FROM \"keyed$versions\"");
+        assertUpdate("INSERT INTO keyed VALUES (2, 'b', 2.0)", 1);
+
+        // an upsert by the SDK that read the version before that INSERT: the same key is refused, another goes in
+        Schema schema = new Schema(List.of(
+                new Field("id", new FieldType(false, new ArrowType.Int(64, true), null), null),
+                new Field("k", new FieldType(false, ArrowType.Utf8.INSTANCE, null), null),
+                Field.nullable("v", new ArrowType.FloatingPoint(org.apache.arrow.vector.types.FloatingPointPrecision.DOUBLE))));
+        assertThatThrownBy(() -> io.lancetrino.tests.fixtures.LanceFixtures.mergeInsert(table, schema, List.of(List.of(2L, "b", 5.0)), List.of("k", "id"), java.util.OptionalLong.of(before)))
+                .hasMessageContaining("Too many concurrent writers");
+        io.lancetrino.tests.fixtures.LanceFixtures.mergeInsert(table, schema, List.of(List.of(3L, "c", 3.0)), List.of("k", "id"), java.util.OptionalLong.of(before));
+        assertQuery("SELECT id, k, v FROM keyed", "VALUES (1, 'a', 1.0), (2, 'b', 2.0), (3, 'c', 3.0)");
+
+        assertTrinoExceptionThrownBy(() -> computeActual("CREATE TABLE bad_key (id bigint, v double) WITH (primary_key = ARRAY['id'])"))
+                .hasErrorCode(INVALID_TABLE_PROPERTY)
+                .hasMessage("Table c.bad_key: primary_key: column id must be NOT NULL");
+        assertTrinoExceptionThrownBy(() -> computeActual("CREATE TABLE bad_key (id bigint NOT NULL, v double NOT NULL) WITH (primary_key = ARRAY['v'])"))
+                .hasErrorCode(INVALID_TABLE_PROPERTY)
+                .hasMessage("Table c.bad_key: primary_key: column v is of Lance type double; a key column is bigint, integer, smallint, tinyint, varchar or varbinary");
+        assertTrinoExceptionThrownBy(() -> computeActual("CREATE TABLE bad_key (id bigint NOT NULL) WITH (primary_key = ARRAY['id', 'nope'])"))
+                .hasErrorCode(INVALID_TABLE_PROPERTY)
+                .hasMessage("Table c.bad_key: primary_key: column nope is not a column of the table");
+        assertQuery("SELECT count(*) FROM information_schema.tables WHERE table_name = 'bad_key'", "VALUES 0");
+    }
+
+    private Path keyedTable(String name)
+    {
+        return io.lancetrino.tests.fixtures.LanceFixtures.table(warehouse.resolve("c"), name, keyedSchema(), List.of(List.of(1L, "seed")), "2.1", 100);
+    }
+
+    /** {@code id bigint NOT NULL} as the unenforced primary key, as LanceDB and lance-spark declare it, and {@code v varchar}. */
+    private static Schema keyedSchema()
+    {
+        Field id = new Field("id", new FieldType(false, new ArrowType.Int(64, true), null, Map.of("lance-schema:unenforced-primary-key", "true")), null);
+        return new Schema(List.of(id, Field.nullable("v", ArrowType.Utf8.INSTANCE)));
+    }
+
+    private static String upsert(String table, int from, int to)
+    {
+        return """
+                MERGE INTO %s t USING (SELECT x AS id, 'trino' AS v FROM UNNEST(sequence(%s, %s)) AS u(x)) s ON t.id = s.id
+                WHEN MATCHED THEN UPDATE SET v = s.v
+                WHEN NOT MATCHED THEN INSERT VALUES (s.id, s.v)""".formatted(table, from, to - 1);
+    }
+
+    private void assertNoDuplicateKeys(String table)
+    {
+        assertThat(computeActual("SELECT id FROM %s GROUP BY id HAVING count(*) > 1".formatted(table)).getMaterializedRows()).isEmpty();
     }
 
     @Test

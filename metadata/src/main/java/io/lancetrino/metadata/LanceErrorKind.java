@@ -30,6 +30,8 @@ public enum LanceErrorKind
     MERGE_CONFLICT,
     /** a merge needs versions of a side's history that are gone, so it cannot tell where the merge base's rows went */
     MERGE_HISTORY_MISSING,
+    /** a concurrent change inserted a key of the table's primary key that this change inserts too */
+    DUPLICATE_KEY,
     /** the file system cannot create a file only if it is absent, so no commit can be made safely */
     EXCLUSIVE_CREATE_UNSUPPORTED,
 }

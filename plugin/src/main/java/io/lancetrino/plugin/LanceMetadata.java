@@ -7,6 +7,7 @@ import io.airlift.slice.Slice;
 import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
+import io.lancetrino.metadata.keys.PrimaryKey;
 import io.lancetrino.metadata.VersionSummary;
 import io.lancetrino.metadata.refs.RefResolver;
 import io.lancetrino.metadata.schema.LanceField;
@@ -220,6 +221,7 @@ public final class LanceMetadata
                 // written by hand or by another tool: shown in "t$properties", not here
             }
         }
+        PrimaryKey.of(snapshot.schema().fields()).ifPresent(key -> properties.put(LanceTableProperties.PRIMARY_KEY, key.names()));
         String compression = snapshot.manifest().getTableMetadataMap().get(ColumnEncodings.COMPRESSION_KEY);
         if (compression == null) {
             Set<String> compressions = snapshot.schema().fields().stream()

@@ -3,6 +3,7 @@ package io.lancetrino.plugin;
 import com.google.common.collect.ImmutableList;
 import io.trino.spi.TrinoException;
 import io.trino.spi.session.PropertyMetadata;
+import io.trino.spi.type.ArrayType;
 
 import java.util.List;
 import java.util.Locale;
@@ -11,6 +12,7 @@ import java.util.Optional;
 import java.util.Set;
 
 import static io.trino.spi.StandardErrorCode.INVALID_TABLE_PROPERTY;
+import static io.trino.spi.type.VarcharType.VARCHAR;
 import static io.trino.spi.session.PropertyMetadata.integerProperty;
 import static io.trino.spi.session.PropertyMetadata.stringProperty;
 
@@ -32,6 +34,7 @@ public final class LanceTableProperties
     public static final String DEFAULT_COMPRESSION = "auto";
     private static final Set<String> COMPRESSIONS = Set.of("auto", "zstd", "lz4", "none");
     public static final String STRING_COMPRESSION_LEVEL = "string_compression_level";
+    public static final String PRIMARY_KEY = "primary_key";
     private static final Set<String> ZSTD_COMPRESSIONS = Set.of("auto", "zstd");
     public static final Set<String> WRITABLE_FORMAT_VERSIONS = Set.of("2.0", "2.1", "2.2");
 
@@ -43,7 +46,22 @@ public final class LanceTableProperties
                 stringProperty(FILE_FORMAT_VERSION, "Lance data file format version: 2.2 (default, Lance's stable format), 2.1 for engines that append with the Lance SDK 7.0's default 2.1 files, or 2.0 for older readers", DEFAULT_FILE_FORMAT_VERSION, false),
                 integerProperty(MAX_ROWS_PER_FILE, "Rows per data file; each file becomes one fragment", DEFAULT_MAX_ROWS_PER_FILE, false),
                 stringProperty(COMPRESSION, "General compression Lance applies to column data after its encodings: auto (default: zstd for string and binary columns in format 2.2, none otherwise), zstd, lz4 or none", DEFAULT_COMPRESSION, false),
-                integerProperty(STRING_COMPRESSION_LEVEL, "zstd level of varchar and varbinary columns, 1 to 22 (unset: 9); 14 and above make text about a quarter smaller and its writes about 5x slower", null, false));
+                integerProperty(STRING_COMPRESSION_LEVEL, "zstd level of varchar and varbinary columns, 1 to 22 (unset: 9); 14 and above make text about a quarter smaller and its writes about 5x slower", null, false),
+                new PropertyMetadata<>(
+                        PRIMARY_KEY,
+                        "Columns of Lance's unenforced primary key, in key order: NOT NULL integer, varchar or varbinary columns; concurrent upserts of the same new key never both commit",
+                        new ArrayType(VARCHAR),
+                        List.class,
+                        List.of(),
+                        false,
+                        value -> ((List<?>) value).stream().map(name -> ((String) name).toLowerCase(Locale.ROOT)).toList(),
+                        value -> value));
+    }
+
+    @SuppressWarnings("unchecked")
+    public static List<String> primaryKey(Map<String, Object> properties)
+    {
+        return (List<String>) properties.getOrDefault(PRIMARY_KEY, List.of());
     }
 
     public static String fileFormatVersion(Map<String, Object> properties)

@@ -41,6 +41,8 @@ public enum LanceErrorCode
     LANCE_SEARCH_FAILED(23, EXTERNAL),
     /** a merge cannot follow the merge base's rows: versions it needs were cleaned up; nothing was changed */
     LANCE_MERGE_HISTORY_MISSING(24, USER_ERROR),
+    /** another writer inserted, at the same time, a key of the table's primary key the statement inserts: nothing was committed; re-running it finds the key */
+    LANCE_DUPLICATE_KEY(25, EXTERNAL),
     /**/;
 
     private final ErrorCode errorCode;
@@ -77,6 +79,7 @@ public enum LanceErrorCode
             case NOT_AN_ANCESTOR -> LANCE_NOT_AN_ANCESTOR;
             case MERGE_CONFLICT -> LANCE_MERGE_CONFLICT;
             case MERGE_HISTORY_MISSING -> LANCE_MERGE_HISTORY_MISSING;
+            case DUPLICATE_KEY -> LANCE_DUPLICATE_KEY;
             case EXCLUSIVE_CREATE_UNSUPPORTED -> LANCE_EXCLUSIVE_CREATE_UNSUPPORTED;
         };
         return new TrinoException(code, e.getMessage(), e);

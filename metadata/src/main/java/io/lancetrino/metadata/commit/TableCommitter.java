@@ -11,6 +11,7 @@ import io.lancetrino.metadata.Transactions;
 import io.lancetrino.metadata.fs.ExclusiveCreateUnsupportedException;
 import io.lancetrino.metadata.fs.TableFileSystem;
 import io.lancetrino.metadata.index.IndexMaintenance;
+import io.lancetrino.metadata.keys.InsertedKeys;
 import io.lancetrino.metadata.proto.IndexSection;
 import io.lancetrino.metadata.proto.Manifest;
 import io.lancetrino.metadata.proto.Transaction;
@@ -91,6 +92,20 @@ public final class TableCommitter
      */
     public CommitResult commit(LanceTable table, Optional<String> branch, Transaction transaction, UnaryOperator<Manifest> settings)
     {
+        return commit(table, branch, transaction, settings, Optional.empty());
+    }
+
+    /**
+     * @param insertedKeys the primary key values an upsert inserted, which its transaction records in a filter: checked
+     * against what other writers inserted meanwhile, key by key
+     */
+    public CommitResult commit(LanceTable table, Optional<String> branch, Transaction transaction, Optional<InsertedKeys> insertedKeys)
+    {
+        return commit(table, branch, transaction, UnaryOperator.identity(), insertedKeys);
+    }
+
+    private CommitResult commit(LanceTable table, Optional<String> branch, Transaction transaction, UnaryOperator<Manifest> settings, Optional<InsertedKeys> insertedKeys)
+    {
         String location = table.datasetLocation(branch);
         Transaction current = transaction;
         String transactionFile = writeTransaction(table.fileSystem(), location, current);
@@ -102,7 +117,7 @@ public final class TableCommitter
             TableSnapshot base = table.snapshot(branch, latest);
             checkWritable(table, base);
             for (long version = checkedThrough + 1; version <= latest; version++) {
-                Transaction checked = checkConflict(table, branch, current, version, rebase, compaction);
+                Transaction checked = checkConflict(table, branch, current, version, rebase, compaction, insertedKeys);
                 if (checked != current) {
                     // the transaction file must name the fragments the published change really touches
                     current = checked;
@@ -159,7 +174,7 @@ public final class TableCommitter
      * @return the transaction to commit: {@code mine}, or {@code mine} rebased over a change it can follow, or a
      * compaction without the groups {@code version} changed
      */
-    private static Transaction checkConflict(LanceTable table, Optional<String> branch, Transaction mine, long version, RowChangeRebase rebase, CompactionRebase compaction)
+    private static Transaction checkConflict(LanceTable table, Optional<String> branch, Transaction mine, long version, RowChangeRebase rebase, CompactionRebase compaction, Optional<InsertedKeys> insertedKeys)
     {
         TableSnapshot committed = table.snapshot(branch, version);
         Optional<Transaction> theirs = Transactions.read(table.fileSystem(), committed);
@@ -167,6 +182,7 @@ public final class TableCommitter
             throw new LanceTableException(COMMIT_CONFLICT, "Table %s: %s was committed without a transaction, so this change cannot be checked against it; re-run the statement"
                     .formatted(table.displayName(), committed.describe()));
         }
+        InsertedKeyConflicts.check(table.displayName(), mine, insertedKeys, committed, theirs.get());
         return switch (ConflictChecker.check(mine, theirs.get())) {
             case COMPATIBLE -> mine;
             case RETRYABLE -> {

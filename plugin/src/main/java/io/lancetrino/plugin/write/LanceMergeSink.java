@@ -13,6 +13,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import static io.trino.spi.type.BigintType.BIGINT;
@@ -29,14 +30,16 @@ final class LanceMergeSink
 {
     private final LanceFileSink inserts;
     private final int dataColumnCount;
+    private final Optional<InsertedKeysCollector> insertedKeys;
     private final Map<Long, RoaringBitmap> deletedRows = new HashMap<>();
     private long insertRows;
     private long mergeDeleteRows;
 
-    LanceMergeSink(LanceFileSink inserts, int dataColumnCount)
+    LanceMergeSink(LanceFileSink inserts, int dataColumnCount, Optional<InsertedKeysCollector> insertedKeys)
     {
         this.inserts = requireNonNull(inserts, "inserts is null");
         this.dataColumnCount = dataColumnCount;
+        this.insertedKeys = requireNonNull(insertedKeys, "insertedKeys is null");
     }
 
     @Override
@@ -66,6 +69,9 @@ final class LanceMergeSink
             byte operation = TINYINT.getByte(operations, position);
             if (operation == INSERT_OPERATION_NUMBER) {
                 insertRows++;
+                // only rows a MERGE inserts bring new keys: an UPDATE keeps the row's key
+                int row = position;
+                insertedKeys.ifPresent(keys -> keys.add(page, row));
             }
             else if (operation == DELETE_OPERATION_NUMBER && INTEGER.getInt(caseNumbers, position) < 0) {
                 mergeDeleteRows++;
@@ -78,8 +84,8 @@ final class LanceMergeSink
     {
         List<byte[]> fragments = inserts.finish().stream().map(DataFragment::toByteArray).collect(ImmutableList.toImmutableList());
         Map<Long, byte[]> deletions = new HashMap<>();
-        deletedRows.forEach((fragment, rows) -> deletions.put(fragment, MergeResult.serialize(rows)));
-        return CompletableFuture.completedFuture(List.of(new MergeResult(fragments, deletions, insertRows, mergeDeleteRows).toSlice()));
+        deletedRows.forEach((fragment, rows) -> deletions.put(fragment, WriterResult.serialize(rows)));
+        return CompletableFuture.completedFuture(List.of(new WriterResult(fragments, deletions, insertRows, mergeDeleteRows, insertedKeys.map(InsertedKeysCollector::result).orElse(null)).toSlice()));
     }
 
     @Override

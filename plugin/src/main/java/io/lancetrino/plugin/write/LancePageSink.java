@@ -1,33 +1,41 @@
 package io.lancetrino.plugin.write;
 
-import com.google.common.collect.ImmutableList;
 import io.airlift.slice.Slice;
-import io.airlift.slice.Slices;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.trino.spi.Page;
 import io.trino.spi.connector.ConnectorPageSink;
 
 import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
 import static java.util.Objects.requireNonNull;
 
 /**
- * Writes INSERT and CTAS pages into new data files; each finished file travels to the coordinator as one fragment.
+ * Writes INSERT and CTAS pages into new data files; the finished files travel to the coordinator as fragments, with
+ * the primary key values of the rows when the table has a key.
  */
 final class LancePageSink
         implements ConnectorPageSink
 {
     private final LanceFileSink files;
+    private final Optional<InsertedKeysCollector> insertedKeys;
 
-    LancePageSink(LanceFileSink files)
+    LancePageSink(LanceFileSink files, Optional<InsertedKeysCollector> insertedKeys)
     {
         this.files = requireNonNull(files, "files is null");
+        this.insertedKeys = requireNonNull(insertedKeys, "insertedKeys is null");
     }
 
     @Override
     public CompletableFuture<?> appendPage(Page page)
     {
+        insertedKeys.ifPresent(keys -> {
+            for (int position = 0; position < page.getPositionCount(); position++) {
+                keys.add(page, position);
+            }
+        });
         files.append(page);
         return NOT_BLOCKED;
     }
@@ -35,11 +43,8 @@ final class LancePageSink
     @Override
     public CompletableFuture<Collection<Slice>> finish()
     {
-        ImmutableList.Builder<Slice> fragments = ImmutableList.builder();
-        for (DataFragment fragment : files.finish()) {
-            fragments.add(Slices.wrappedBuffer(fragment.toByteArray()));
-        }
-        return CompletableFuture.completedFuture(fragments.build());
+        List<byte[]> fragments = files.finish().stream().map(DataFragment::toByteArray).toList();
+        return CompletableFuture.completedFuture(List.of(WriterResult.inserted(fragments, insertedKeys.map(InsertedKeysCollector::result).orElse(null)).toSlice()));
     }
 
     @Override

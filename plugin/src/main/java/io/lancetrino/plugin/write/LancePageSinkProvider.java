@@ -53,12 +53,12 @@ public final class LancePageSinkProvider
     public ConnectorMergeSink createMergeSink(ConnectorTransactionHandle transaction, ConnectorSession session, ConnectorMergeTableHandle handle, Optional<ConnectorTableCredentials> credentials, ConnectorPageSinkId pageSinkId)
     {
         LanceWritableTableHandle insert = ((LanceMergeTableHandle) handle).insert();
-        return new LanceMergeSink(fileSink(session, insert), insert.fields().size());
+        return new LanceMergeSink(fileSink(session, insert), insert.fields().size(), InsertedKeysCollector.forTable(insert.fields()));
     }
 
     private ConnectorPageSink pageSink(ConnectorSession session, LanceWritableTableHandle handle)
     {
-        return new LancePageSink(fileSink(session, handle));
+        return new LancePageSink(fileSink(session, handle), InsertedKeysCollector.forTable(handle.fields()));
     }
 
     private LanceFileSink fileSink(ConnectorSession session, LanceWritableTableHandle handle)

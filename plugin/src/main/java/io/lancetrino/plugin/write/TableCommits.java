@@ -5,6 +5,7 @@ import io.lancetrino.metadata.LanceTable;
 import io.lancetrino.metadata.LanceTableException;
 import io.lancetrino.metadata.TableSnapshot;
 import io.lancetrino.metadata.commit.TableCommitter;
+import io.lancetrino.metadata.keys.InsertedKeys;
 import io.lancetrino.metadata.proto.Transaction;
 import io.lancetrino.plugin.LanceCatalog;
 import io.lancetrino.split.LanceErrorCode;
@@ -55,8 +56,13 @@ public final class TableCommits
 
     void commit(ConnectorSession session, String tableRoot, SchemaTableName name, Optional<String> branch, Transaction transaction)
     {
+        commit(session, tableRoot, name, branch, transaction, Optional.empty());
+    }
+
+    void commit(ConnectorSession session, String tableRoot, SchemaTableName name, Optional<String> branch, Transaction transaction, Optional<InsertedKeys> insertedKeys)
+    {
         try {
-            committer.commit(table(session, tableRoot, name), branch, transaction);
+            committer.commit(table(session, tableRoot, name), branch, transaction, insertedKeys);
         }
         catch (LanceTableException e) {
             throw LanceErrorCode.toTrinoException(e);

@@ -17,6 +17,7 @@ import io.lancetrino.metadata.proto.DataFile;
 import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.proto.Field;
 import io.lancetrino.metadata.proto.Manifest;
+import io.lancetrino.metadata.keys.InsertedKeys;
 import io.lancetrino.metadata.proto.Transaction;
 import io.lancetrino.metadata.schema.LanceField;
 import io.lancetrino.metadata.schema.LanceFields;
@@ -40,6 +41,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.UUID;
@@ -91,7 +93,8 @@ public final class TableWrites
         String version = LanceTableProperties.fileFormatVersion(metadata.getProperties());
         String compression = LanceTableProperties.compression(metadata.getProperties());
         Optional<Integer> stringCompressionLevel = LanceTableProperties.stringCompressionLevel(metadata.getProperties(), compression);
-        List<Field> schema = new ColumnEncodings(compression, version, stringCompressionLevel).apply(toLanceSchema(name, metadata.getColumns()));
+        List<Field> schema = PrimaryKeyFields.declare(name, new ColumnEncodings(compression, version, stringCompressionLevel).apply(toLanceSchema(name, metadata.getColumns())),
+                LanceTableProperties.primaryKey(metadata.getProperties()));
         catalog.verifyWritable(session.getIdentity(), name, catalog.tableRoot(name));
         return new LanceWritableTableHandle(
                 name,
@@ -158,7 +161,17 @@ public final class TableWrites
     public void finishInsert(ConnectorSession session, LanceWritableTableHandle handle, Collection<Slice> fragments, String statement)
     {
         List<DataFragment> appended = parseFragments(fragments);
-        if (!appended.isEmpty()) {
+        Optional<InsertedKeys> inserted = insertedKeys(fragments);
+        if (!appended.isEmpty() && inserted.isPresent()) {
+            // into a table with a primary key: an update that only adds rows, recording their keys, so that a
+            // concurrent upsert of the same keys by any Lance engine is refused
+            commits.commit(session, handle.tableRoot(), handle.schemaTableName(), handle.branch(), transaction(session, handle.readVersion(), statement)
+                    .setUpdate(Transaction.Update.newBuilder()
+                            .addAllNewFragments(appended)
+                            .setInsertedRows(inserted.get().bloom().toProto(inserted.get().fieldIds())))
+                    .build(), inserted);
+        }
+        else if (!appended.isEmpty()) {
             commit(session, handle, transaction(session, handle.readVersion(), statement)
                     .setAppend(Transaction.Append.newBuilder().addAllFragments(appended))
                     .build());
@@ -204,10 +217,14 @@ public final class TableWrites
         Map<Long, RoaringBitmap> deleted = new HashMap<>();
         long insertRows = 0;
         long mergeDeleteRows = 0;
+        List<InsertedKeys> insertedKeys = new ArrayList<>();
         for (Slice slice : results) {
-            MergeResult result = MergeResult.fromSlice(slice);
+            WriterResult result = WriterResult.fromSlice(slice);
+            if (result.insertedKeys() != null) {
+                insertedKeys.add(result.insertedKeys());
+            }
             result.newFragments().forEach(bytes -> appended.add(parseFragment(bytes)));
-            result.deletedRows().forEach((fragment, rows) -> deleted.computeIfAbsent(fragment, _ -> new RoaringBitmap()).or(MergeResult.deserialize(rows)));
+            result.deletedRows().forEach((fragment, rows) -> deleted.computeIfAbsent(fragment, _ -> new RoaringBitmap()).or(WriterResult.deserialize(rows)));
             insertRows += result.insertRows();
             mergeDeleteRows += result.mergeDeleteRows();
         }
@@ -254,7 +271,13 @@ public final class TableWrites
         else {
             transaction.setUpdate(Transaction.Update.newBuilder().addAllRemovedFragmentIds(removed).addAllUpdatedFragments(updated).addAllNewFragments(appended));
         }
-        commit(session, handle.insert(), transaction.build());
+        // a MERGE into a table with a primary key records the keys it inserted, as lance-core's merge_insert does
+        Optional<InsertedKeys> inserted = insertedKeys.isEmpty() ? Optional.empty() : Optional.of(InsertedKeys.union(insertedKeys));
+        inserted = inserted.filter(keys -> keys.hashes().length > 0 || !keys.bloom().isEmpty());
+        if (inserted.isPresent() && transaction.hasUpdate()) {
+            transaction.getUpdateBuilder().setInsertedRows(inserted.get().bloom().toProto(inserted.get().fieldIds()));
+        }
+        commits.commit(session, handle.insert().tableRoot(), handle.insert().schemaTableName(), handle.insert().branch(), transaction.build(), inserted);
         removeUncountedAttempts(session, handle.insert(), appended);
     }
 
@@ -399,7 +422,16 @@ public final class TableWrites
 
     private static List<DataFragment> parseFragments(Collection<Slice> slices)
     {
-        return slices.stream().map(slice -> parseFragment(slice.getBytes())).toList();
+        return slices.stream()
+                .flatMap(slice -> WriterResult.fromSlice(slice).newFragments().stream())
+                .map(TableWrites::parseFragment)
+                .toList();
+    }
+
+    private static Optional<InsertedKeys> insertedKeys(Collection<Slice> slices)
+    {
+        List<InsertedKeys> parts = slices.stream().map(slice -> WriterResult.fromSlice(slice).insertedKeys()).filter(Objects::nonNull).toList();
+        return parts.isEmpty() ? Optional.empty() : Optional.of(InsertedKeys.union(parts));
     }
 
     private static DataFragment parseFragment(byte[] bytes)

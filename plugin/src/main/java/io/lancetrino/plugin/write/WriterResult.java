@@ -5,6 +5,7 @@ import com.google.common.collect.ImmutableList;
 import com.google.common.collect.ImmutableMap;
 import io.airlift.slice.Slice;
 import io.airlift.slice.Slices;
+import io.lancetrino.metadata.keys.InsertedKeys;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.io.IOException;
@@ -14,15 +15,20 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What one merge sink sends to the coordinator: the fragments it appended and, per existing fragment, the local row
- * offsets it deleted (portable Roaring bytes); and the counts of rows that only a MERGE statement produces (see
- * {@link RowChangeStatement}).
+ * What one page sink or merge sink sends to the coordinator: the fragments it appended and, per existing fragment, the
+ * local row offsets it deleted (portable Roaring bytes); the counts of rows that only a MERGE statement produces (see
+ * {@link RowChangeStatement}); and, for a table with a primary key, the keys it inserted.
  */
-record MergeResult(List<byte[]> newFragments, Map<Long, byte[]> deletedRows, long insertRows, long mergeDeleteRows)
+record WriterResult(List<byte[]> newFragments, Map<Long, byte[]> deletedRows, long insertRows, long mergeDeleteRows, InsertedKeys insertedKeys)
 {
     private static final ObjectMapper MAPPER = new ObjectMapper();
 
-    MergeResult
+    static WriterResult inserted(List<byte[]> newFragments, InsertedKeys insertedKeys)
+    {
+        return new WriterResult(newFragments, Map.of(), 0, 0, insertedKeys);
+    }
+
+    WriterResult
     {
         newFragments = ImmutableList.copyOf(newFragments);
         deletedRows = ImmutableMap.copyOf(deletedRows);
@@ -38,10 +44,10 @@ record MergeResult(List<byte[]> newFragments, Map<Long, byte[]> deletedRows, lon
         }
     }
 
-    static MergeResult fromSlice(Slice slice)
+    static WriterResult fromSlice(Slice slice)
     {
         try {
-            return MAPPER.readValue(slice.getBytes(), MergeResult.class);
+            return MAPPER.readValue(slice.getBytes(), WriterResult.class);
         }
         catch (IOException e) {
             throw new UncheckedIOException(e);
