@@ -51,6 +51,7 @@ public final class Benchmark
             List<CloneTimings.CloneTime> clones = List.of();
             Optional<CompactionTimings.Compaction> compaction = Optional.empty();
             List<CleanupTimings.CleanupTime> cleanups = List.of();
+            List<MergeTimings.MergeTime> merges = List.of();
             Optional<VectorTextTimings.Result> vectors = Optional.empty();
             Optional<IndexTimings.Result> indexes = Optional.empty();
             Optional<VectorSearchTimings.Result> search = Optional.empty();
@@ -83,6 +84,9 @@ public final class Benchmark
             }
             if (options.measures("compaction")) {
                 compaction = Optional.of(CompactionTimings.measure(environment, options.compactionInserts(), options.runs()));
+            }
+            if (options.measures("merges")) {
+                merges = MergeTimings.measure(environment);
             }
             if (options.measures("cleanup")) {
                 cleanups = CleanupTimings.measure(environment, List.of(Math.min(1000, options.versionCount()), options.versionCount()));
@@ -132,6 +136,7 @@ public final class Benchmark
                     versions,
                     clones,
                     compaction,
+                    merges,
                     cleanups,
                     vectors,
                     indexes,

@@ -50,7 +50,7 @@ public record BenchmarkOptions(
 {
     public static final String CLUSTER = "cluster";
     public static final String FOOTPRINT = "footprint";
-    public static final List<String> PARTS = List.of("queries", "operators", "storage", "writes", "reader", "planning", "versions", "clones", "compaction", "cleanup", "vectors", "indexes", "search", "ann", "sharing", CLUSTER, FOOTPRINT);
+    public static final List<String> PARTS = List.of("queries", "operators", "storage", "writes", "reader", "planning", "versions", "clones", "compaction", "merges", "cleanup", "vectors", "indexes", "search", "ann", "sharing", CLUSTER, FOOTPRINT);
 
     public BenchmarkOptions
     {

@@ -36,6 +36,7 @@ public record BenchmarkReport(
         List<MetadataTimings.VersionResolution> versionResolution,
         List<CloneTimings.CloneTime> clones,
         Optional<CompactionTimings.Compaction> compaction,
+        List<MergeTimings.MergeTime> merges,
         List<CleanupTimings.CleanupTime> cleanups,
         Optional<VectorTextTimings.Result> vectors,
         Optional<IndexTimings.Result> indexes,
@@ -61,6 +62,7 @@ public record BenchmarkReport(
         versionResolution = List.copyOf(versionResolution);
         clones = List.copyOf(clones);
         requireNonNull(compaction, "compaction is null");
+        merges = List.copyOf(merges);
         cleanups = List.copyOf(cleanups);
         requireNonNull(vectors, "vectors is null");
         requireNonNull(indexes, "indexes is null");
@@ -193,6 +195,13 @@ public record BenchmarkReport(
             out.append("| before optimize | %,d | %.3f |%n".formatted(compaction.fragmentsBefore(), compaction.scanSecondsBefore()));
             out.append("| after optimize (%.3f s%s) | %,d | %.3f |%n".formatted(compaction.optimizeSeconds(), compaction.sameResult() ? "" : ", **different result**", compaction.fragmentsAfter(), compaction.scanSecondsAfter()));
         });
+        if (!merges.isEmpty()) {
+            out.append("\n| merge_branch of a branch that updated 1% of lineitem | rows | rows changed on the branch | fragments optimize rewrote first | merge s | bytes written | table bytes |\n|---|---:|---:|---:|---:|---:|---:|\n");
+            for (MergeTimings.MergeTime merge : merges) {
+                out.append("| %s%s | %,d | %,d | %,d | %.3f | %,d | %,d |%n".formatted(merge.compacted() ? "after optimize on both sides" : "no compaction in between",
+                        merge.rightResult() ? "" : " (**wrong result**)", merge.rows(), merge.rowsChangedOnBranch(), merge.rewrittenByOptimize(), merge.mergeSeconds(), merge.bytesWritten(), merge.tableBytes()));
+            }
+        }
         if (!cleanups.isEmpty()) {
             out.append("\n| versions | fragments | cleanup dry run s | cleanup keeping all s | cleanup to latest s | versions removed | files removed |\n");
             out.append("|---:|---:|---:|---:|---:|---:|---:|\n");

@@ -96,6 +96,16 @@ class TestBenchmarkSmoke
         assertThat(compaction.sameResult()).isTrue();
         assertThat(compaction.optimizeSeconds()).isPositive();
 
+        // a merge after optimize rewrote both sides gives the same rows as one without, and the report shows both
+        assertThat(report.merges()).extracting(MergeTimings.MergeTime::compacted).containsExactly(false, true);
+        assertThat(report.merges()).allSatisfy(merge -> {
+            assertThat(merge.rightResult()).isTrue();
+            assertThat(merge.rowsChangedOnBranch() * 100).isBetween(merge.rows() / 2, merge.rows() * 2);
+        });
+        assertThat(report.merges().get(0).rows()).isEqualTo(report.merges().get(1).rows());
+        assertThat(report.merges().get(1).rewrittenByOptimize()).isPositive();
+        assertThat(report.markdown()).contains("| after optimize on both sides |");
+
         // the vectors table at the smallest size: 100 rows would do, scale 0.01 gives 500
         VectorTextTimings.Result vectors = report.vectors().orElseThrow();
         assertThat(vectors.rows()).isEqualTo(VectorTextData.rows(0.01)).isEqualTo(500);
