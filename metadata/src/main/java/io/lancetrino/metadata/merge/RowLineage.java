@@ -11,6 +11,7 @@ import io.lancetrino.metadata.proto.DataFragment;
 import io.lancetrino.metadata.proto.Transaction;
 import io.lancetrino.metadata.refs.BranchRef;
 import io.lancetrino.metadata.refs.RefResolver;
+import org.roaringbitmap.PeekableIntIterator;
 import org.roaringbitmap.RoaringBitmap;
 
 import java.util.ArrayList;
@@ -68,6 +69,12 @@ final class RowLineage
     boolean moved(String key)
     {
         return moved.containsKey(key);
+    }
+
+    /** The base row at each offset of a head fragment whose rows a compaction moved, or null for another fragment. */
+    long[] movedOrigins(String key)
+    {
+        return moved.get(key);
     }
 
     /**
@@ -306,16 +313,17 @@ final class RowLineage
         for (DataFragment old : group.getOldFragmentsList()) {
             String key = key(step.previous(), old);
             long[] oldOrigins = moved.remove(key);
-            boolean fromBase = inPlace.remove(key);
-            RoaringBitmap deleted = DeletionFiles.read(table.fileSystem(), step.previous(), old);
-            for (int offset = 0; offset < old.getPhysicalRows(); offset++) {
-                if (deleted.contains(offset)) {
-                    continue;
-                }
-                if (count == origins.length) {
-                    origins = Arrays.copyOf(origins, count * 2);
-                }
-                origins[count++] = oldOrigins != null ? oldOrigins[offset] : fromBase ? encode(baseIndex.get(key), offset) : NEW;
+            int fromBase = inPlace.remove(key) ? baseIndex.get(key) : -1;
+            RoaringBitmap live = RoaringBitmap.bitmapOfRange(0, old.getPhysicalRows());
+            live.andNot(DeletionFiles.read(table.fileSystem(), step.previous(), old));
+            int liveRows = live.getCardinality();
+            if (count + liveRows > origins.length) {
+                origins = Arrays.copyOf(origins, Math.max(count + liveRows, origins.length * 2));
+            }
+            PeekableIntIterator offsets = live.getIntIterator();
+            while (offsets.hasNext()) {
+                int offset = offsets.next();
+                origins[count++] = oldOrigins != null ? oldOrigins[offset] : fromBase >= 0 ? encode(fromBase, offset) : NEW;
             }
         }
         int position = 0;

@@ -156,18 +156,7 @@ final class RowMergePlanner
                 live[RowLineage.fragmentIndex(sideRows.origin(key, 0))].or(rows);
             }
             else if (sideRows.moved(key)) {
-                for (int offset = 0; offset < fragment.getPhysicalRows(); offset++) {
-                    long origin = sideRows.origin(key, offset);
-                    if (deleted.contains(offset)) {
-                        continue;
-                    }
-                    if (origin == RowLineage.NEW) {
-                        newRows++;
-                    }
-                    else {
-                        live[RowLineage.fragmentIndex(origin)].add(RowLineage.offset(origin));
-                    }
-                }
+                newRows += addLiveOrigins(sideRows.movedOrigins(key), deleted, live);
             }
             else {
                 newRows += fragment.getPhysicalRows() - deleted.getLongCardinality();
@@ -183,6 +172,41 @@ final class RowMergePlanner
         return new Gone(gone, newRows);
     }
 
+    /**
+     * Adds the base rows the live rows of a moved fragment came from to {@code live}, a run of consecutive base rows at
+     * a time (a compaction keeps their order); returns how many of its live rows are new since the base.
+     */
+    private static long addLiveOrigins(long[] origins, RoaringBitmap deleted, RoaringBitmap[] live)
+    {
+        long newRows = 0;
+        long runStart = -1;
+        long runEnd = -1;
+        for (int offset = 0; offset < origins.length; offset++) {
+            if (deleted.contains(offset)) {
+                continue;
+            }
+            long origin = origins[offset];
+            if (origin == RowLineage.NEW) {
+                newRows++;
+                continue;
+            }
+            if (origin != runEnd) {
+                addRun(live, runStart, runEnd);
+                runStart = origin;
+            }
+            runEnd = origin + 1;
+        }
+        addRun(live, runStart, runEnd);
+        return newRows;
+    }
+
+    private static void addRun(RoaringBitmap[] live, long start, long end)
+    {
+        if (start >= 0) {
+            live[RowLineage.fragmentIndex(start)].add((long) RowLineage.offset(start), (long) RowLineage.offset(start) + (end - start));
+        }
+    }
+
     /** The live rows of a target fragment that are base rows the source no longer has. */
     private static RoaringBitmap deletedBySource(String key, long physicalRows, RoaringBitmap deleted, RowLineage targetRows, RoaringBitmap[] goneOnSource)
     {
@@ -191,8 +215,9 @@ final class RowMergePlanner
             more.or(goneOnSource[RowLineage.fragmentIndex(targetRows.origin(key, 0))]);
         }
         else if (targetRows.moved(key)) {
+            long[] origins = targetRows.movedOrigins(key);
             for (int offset = 0; offset < physicalRows; offset++) {
-                long origin = targetRows.origin(key, offset);
+                long origin = origins[offset];
                 if (origin != RowLineage.NEW && goneOnSource[RowLineage.fragmentIndex(origin)].contains(RowLineage.offset(origin))) {
                     more.add(offset);
                 }
