@@ -52,7 +52,9 @@ import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
  * Load through a real cluster ({@code bin/serve --workers 2}): 8 writers (INSERT, DELETE, UPDATE, MERGE; two of them on
  * a branch), 16 readers and an {@code optimize} of main and of the branch every 15 seconds, for a bounded time. Each
  * writer owns its rows, so what every successful statement did is known and checked afterwards, row by row; every
- * version must open in the Lance SDK with the row count Trino reads. Then the coordinator is killed with SIGKILL
+ * version must open in the Lance SDK with the row count Trino reads; after a cleanup of everything it may remove, the
+ * branch merged into main must leave every writer's rows on main as its line left them. Then the coordinator is
+ * killed with SIGKILL
  * between a commit's transaction file and its manifest, three times: the table must hold the previous or the new
  * version, never a mix, and the next write must succeed. Last, a worker is killed during 8 concurrent readers, without
  * retries (queries may fail, none started after the loss was seen, none answers wrongly) and under TASK retries (all
@@ -156,6 +158,18 @@ final class TestClusterLoad
                           AND EXISTS (SELECT 1 FROM lance.load."events$transactions" w WHERE w.statement IN ('DELETE', 'UPDATE', 'MERGE') AND w.version > c.read_version AND w.version < c.version)""");
                 counts.computeIfAbsent("main compactions committed over user writes made while they ran", _ -> new AtomicLong()).set(carrying);
                 counts.computeIfAbsent("main versions", _ -> new AtomicLong()).set((long) scalar(statement, "SELECT count(*) FROM lance.load.\"events$versions\""));
+
+                // then the owner cleans up everything cleanup may take and merges the branch: main holds each main
+                // writer's rows as main left them and each branch writer's as the branch left them, row for row
+                statement.execute("SET SESSION lance.cleanup_min_retention = '0s'");
+                statement.execute("ALTER TABLE %s EXECUTE cleanup(retention_threshold => '0s')".formatted(TABLE));
+                statement.execute("ALTER TABLE %s EXECUTE merge_branch(source => 'dev')".formatted(TABLE));
+                for (int writer = 0; writer < WRITERS; writer++) {
+                    Map<Long, Long> merged = rows(statement, "SELECT id, v FROM %s WHERE writer = %s".formatted(TABLE, writer));
+                    assertThat(merged).as("rows of writer %s on main after the merge", writer).isEqualTo(models.get(writer));
+                }
+                counts.computeIfAbsent("main rows after cleanup and merge_branch, all as the writers left them", _ -> new AtomicLong())
+                        .set((long) scalar(statement, "SELECT count(*) FROM " + TABLE));
             }
         }
         finally {

@@ -11,6 +11,7 @@ import io.lancetrino.metadata.proto.IndexMetadata;
 import java.nio.ByteBuffer;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -56,12 +57,7 @@ final class FileReferences
                     files.add((base.datasetRoot() ? base.root() + "/data/" : base.root() + "/") + file.getPath());
                 }
             }
-            if (fragment.hasDeletionFile()) {
-                String name = FilePaths.deletionFileName(fragment.getId(), fragment.getDeletionFile());
-                files.add(fragment.getDeletionFile().hasBaseId()
-                        ? base(bases, fragment.getDeletionFile().getBaseId(), manifestFile).root() + "/_deletions/" + name
-                        : deletionDirectory + name);
-            }
+            addDeletionFile(fragment, bases, deletionDirectory, manifestFile);
         }
         manifestFile.indexSection().ifPresent(section -> {
             for (IndexMetadata index : section.getIndicesList()) {
@@ -70,6 +66,30 @@ final class FileReferences
                 indexDirectories.add(root + INDICES + new UUID(uuid.getLong(), uuid.getLong()));
             }
         });
+    }
+
+    /**
+     * The deletion files of fragments as a version's transaction names them (a compaction's sources, as it read them),
+     * which no manifest that is kept may list any more, but which following rows through the compaction reads.
+     */
+    void addDeletionFiles(String datasetLocation, ManifestFile manifestFile, List<DataFragment> fragments)
+    {
+        Map<Integer, Base> bases = new HashMap<>();
+        for (BasePath base : manifestFile.manifest().getBasePathsList()) {
+            bases.put(base.getId(), new Base(Locations.normalize(base.getPath()), base.getIsDatasetRoot()));
+        }
+        String deletionDirectory = Locations.normalize(datasetLocation) + "/_deletions/";
+        fragments.forEach(fragment -> addDeletionFile(fragment, bases, deletionDirectory, manifestFile));
+    }
+
+    private void addDeletionFile(DataFragment fragment, Map<Integer, Base> bases, String deletionDirectory, ManifestFile manifestFile)
+    {
+        if (fragment.hasDeletionFile()) {
+            String name = FilePaths.deletionFileName(fragment.getId(), fragment.getDeletionFile());
+            files.add(fragment.getDeletionFile().hasBaseId()
+                    ? base(bases, fragment.getDeletionFile().getBaseId(), manifestFile).root() + "/_deletions/" + name
+                    : deletionDirectory + name);
+        }
     }
 
     // a base path with its location normalized once per manifest

@@ -7,6 +7,7 @@ import io.lancetrino.metadata.ManifestFile;
 import io.lancetrino.metadata.Transactions;
 import io.lancetrino.metadata.clone.ClonePin;
 import io.lancetrino.metadata.clone.ClonePins;
+import io.lancetrino.metadata.commit.ManifestBuilder;
 import io.lancetrino.metadata.fs.TableFileSystem;
 import io.lancetrino.metadata.maintenance.DatasetFiles.StoredFile;
 import io.lancetrino.metadata.merge.MergeBases;
@@ -189,6 +190,9 @@ public final class TableCleanup
                     if (reason == null) {
                         reason = KeepReason.MERGE_HISTORY;
                     }
+                    // a merge follows rows through a compaction by the deletion files its sources had when it read
+                    // them, which the version before may no longer list (deletions made while it ran)
+                    rewriteSources(read).ifPresent(sources -> mark.live.addDeletionFiles(location, read.manifestFile(), sources));
                     if (mark.expired.remove(before) != null) {
                         mark.keep(before, KeepReason.MERGE_HISTORY, beforeRead);
                     }
@@ -246,6 +250,15 @@ public final class TableCleanup
     {
         DataFile first = fragment.getFiles(0);
         return (first.hasBaseId() ? first.getBaseId() : -1) + ":" + first.getPath();
+    }
+
+    private Optional<List<DataFragment>> rewriteSources(Read read)
+    {
+        return Transactions.read(table.fileSystem(), read.datasetLocation(), read.manifestFile())
+                .filter(Transaction::hasRewrite)
+                .map(transaction -> ManifestBuilder.rewriteGroups(transaction.getRewrite()).stream()
+                        .flatMap(group -> group.getOldFragmentsList().stream())
+                        .toList());
     }
 
     private boolean madeByClone(Read read)
