@@ -54,8 +54,7 @@ import static org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS;
  * writer owns its rows, so what every successful statement did is known and checked afterwards, row by row; every
  * version must open in the Lance SDK with the row count Trino reads; after a cleanup of everything it may remove, the
  * branch merged into main must leave every writer's rows on main as its line left them. Then the coordinator is
- * killed with SIGKILL
- * between a commit's transaction file and its manifest, three times: the table must hold the previous or the new
+ * killed with SIGKILL between a commit's transaction file and its manifest, three times: the table must hold the previous or the new
  * version, never a mix, and the next write must succeed. Last, a worker is killed during 8 concurrent readers, without
  * retries (queries may fail, none started after the loss was seen, none answers wrongly) and under TASK retries (all
  * complete). Prints the figures the README quotes. It runs on
