@@ -2,6 +2,7 @@ package io.lancetrino.tests;
 
 import com.google.common.collect.ImmutableMap;
 import io.lancetrino.plugin.LancePlugin;
+import io.trino.Session;
 import io.trino.plugin.tpch.TpchPlugin;
 import io.trino.testing.DistributedQueryRunner;
 
@@ -20,6 +21,18 @@ public final class LanceQueryRunner
     public static final String CATALOG = "lance";
 
     private LanceQueryRunner() {}
+
+    /** The session with one writer per statement, so an INSERT writes its rows in order into fragments of the table's size. */
+    public static Session oneWriter(Session session)
+    {
+        return Session.builder(session)
+                .setSystemProperty("redistribute_writes", "false")
+                .setSystemProperty("scale_writers", "false")
+                .setSystemProperty("task_scale_writers_enabled", "false")
+                .setSystemProperty("task_min_writer_count", "1")
+                .setSystemProperty("task_max_writer_count", "1")
+                .build();
+    }
 
     public static Builder builder(Path warehouse)
     {

@@ -234,13 +234,7 @@ final class TestLanceIndexProperty
         {
             execute("CREATE TABLE %s (id bigint, cat varchar, k bigint, score double, tags array(varchar)) WITH (max_rows_per_file = 500)".formatted(table));
             // one writer, so the rows land in fragments of 500 in id order
-            Session oneWriter = Session.builder(getSession())
-                    .setSystemProperty("redistribute_writes", "false")
-                    .setSystemProperty("scale_writers", "false")
-                    .setSystemProperty("task_scale_writers_enabled", "false")
-                    .setSystemProperty("task_min_writer_count", "1")
-                    .setSystemProperty("task_max_writer_count", "1")
-                    .build();
+            Session oneWriter = LanceQueryRunner.oneWriter(getSession());
             String insert = "INSERT INTO %s SELECT %s FROM UNNEST(sequence(0, %s)) AS t(x)".formatted(table, String.join(", ", List.of(value("id"), value("cat"), value("k"), value("score"), value("tags"))), INITIAL_ROWS - 1);
             steps.add(insert);
             getQueryRunner().execute(oneWriter, insert);

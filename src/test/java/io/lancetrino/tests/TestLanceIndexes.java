@@ -250,7 +250,7 @@ final class TestLanceIndexes
     void testEveryIndexSurvivesOptimize()
     {
         assertUpdate("CREATE TABLE survivors (id bigint, cat varchar, tags array(varchar), body varchar, vec array(real) WITH (dimension = 8)) WITH (max_rows_per_file = 250)");
-        assertUpdate(oneWriter(), """
+        assertUpdate(LanceQueryRunner.oneWriter(getSession()), """
                 INSERT INTO survivors
                 SELECT x, 'c' || CAST(x % 7 AS varchar), ARRAY['t' || CAST(x % 3 AS varchar), 't' || CAST(x % 5 AS varchar)],
                        'word' || CAST(x % 13 AS varchar) || ' common text',
@@ -361,17 +361,6 @@ final class TestLanceIndexes
                 UNION ALL VALUES (2000, 'c1', 't1'), (2001, 'c2', 't2')""";
     }
 
-    private Session oneWriter()
-    {
-        return Session.builder(getSession())
-                .setSystemProperty("redistribute_writes", "false")
-                .setSystemProperty("scale_writers", "false")
-                .setSystemProperty("task_scale_writers_enabled", "false")
-                .setSystemProperty("task_min_writer_count", "1")
-                .setSystemProperty("task_max_writer_count", "1")
-                .build();
-    }
-
     private static Map<String, List<Long>> sdkAnswers(Path table, List<String> filters)
     {
         Map<String, List<Long>> answers = new java.util.LinkedHashMap<>();
@@ -394,13 +383,7 @@ final class TestLanceIndexes
     {
         assertUpdate("CREATE TABLE %s (id bigint, cat varchar, tags array(varchar), body varchar, score double) WITH (max_rows_per_file = 250)".formatted(name));
         // one writer, so the fragments are 4 of 250 rows each
-        Session oneWriter = Session.builder(getSession())
-                .setSystemProperty("redistribute_writes", "false")
-                .setSystemProperty("scale_writers", "false")
-                .setSystemProperty("task_scale_writers_enabled", "false")
-                .setSystemProperty("task_min_writer_count", "1")
-                .setSystemProperty("task_max_writer_count", "1")
-                .build();
+        Session oneWriter = LanceQueryRunner.oneWriter(getSession());
         assertUpdate(oneWriter, """
                 INSERT INTO %s
                 SELECT x, IF(x %% 11 = 0, NULL, 'c' || CAST(x %% 7 AS varchar)), ARRAY['t' || CAST(x %% 3 AS varchar), 't' || CAST(x %% 5 AS varchar)],

@@ -118,13 +118,7 @@ final class TestLanceOptimize
     {
         assertUpdate("CREATE TABLE purge (id bigint, name varchar) WITH (max_rows_per_file = 100)");
         // one writer, so fragment f holds ids 100f..100f+99
-        Session oneWriter = Session.builder(getSession())
-                .setSystemProperty("redistribute_writes", "false")
-                .setSystemProperty("scale_writers", "false")
-                .setSystemProperty("task_scale_writers_enabled", "false")
-                .setSystemProperty("task_min_writer_count", "1")
-                .setSystemProperty("task_max_writer_count", "1")
-                .build();
+        Session oneWriter = LanceQueryRunner.oneWriter(getSession());
         assertUpdate(oneWriter, "INSERT INTO purge SELECT x, 'name-' || CAST(x AS varchar) FROM UNNEST(sequence(0, 999)) AS t(x)", 1000);
         assertQuery("SELECT count(*), min(physical_rows), max(physical_rows) FROM \"purge$fragments\"", "VALUES (10, 100, 100)");
         assertUpdate("DELETE FROM purge WHERE id < 60", 60);

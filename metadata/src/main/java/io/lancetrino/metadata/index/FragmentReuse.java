@@ -58,14 +58,16 @@ public final class FragmentReuse
     /** The fragment reuse index an index section lists, if any. */
     public static FragmentReuse of(String table, Optional<IndexSection> indices)
     {
-        return entry(indices).map(index -> parse(table, index)).orElseGet(FragmentReuse::none);
+        return of(table, indices.map(IndexSection::getIndicesList).orElse(List.of()));
     }
 
-    static Optional<IndexMetadata> entry(Optional<IndexSection> indices)
+    public static FragmentReuse of(String table, List<IndexMetadata> indices)
     {
-        return indices.map(IndexSection::getIndicesList).orElse(List.of()).stream()
+        return indices.stream()
                 .filter(index -> IndexKind.of(index).orElse(IndexKind.OTHER) == IndexKind.FRAGMENT_REUSE)
-                .findFirst();
+                .findFirst()
+                .map(index -> parse(table, index))
+                .orElseGet(FragmentReuse::none);
     }
 
     static FragmentReuse parse(String table, IndexMetadata index)
@@ -145,23 +147,20 @@ public final class FragmentReuse
     public OptionalLong oldPhysicalRows(long fragmentId)
     {
         for (Version version : versions) {
-            for (Group group : version.groups()) {
-                for (Digest old : group.oldFragments()) {
-                    if (old.id() == fragmentId) {
-                        return OptionalLong.of(old.physicalRows());
-                    }
-                }
+            Group group = version.groupByOldFragment().get(fragmentId);
+            if (group != null) {
+                return group.oldFragments().stream().filter(old -> old.id() == fragmentId).mapToLong(Digest::physicalRows).findFirst();
             }
         }
         return OptionalLong.empty();
     }
 
     /** A fragment as a compaction found or made it. */
-    record Digest(long id, long physicalRows, long deletedRows)
+    record Digest(long id, long physicalRows)
     {
         static Digest of(FragmentReuseIndexDetails.FragmentDigest digest)
         {
-            return new Digest(digest.getId(), digest.getPhysicalRows(), digest.getNumDeletedRows());
+            return new Digest(digest.getId(), digest.getPhysicalRows());
         }
     }
 

@@ -105,7 +105,7 @@ public final class IndexMaintenance
         if (rewritten.isEmpty()) {
             return indices;
         }
-        FragmentReuse reuse = FragmentReuse.of(table, Optional.of(IndexSection.newBuilder().addAllIndices(indices).build()));
+        FragmentReuse reuse = FragmentReuse.of(table, indices);
         List<IndexMetadata> result = new ArrayList<>();
         for (IndexMetadata index : indices) {
             Optional<RoaringBitmap> covered = FragmentBitmaps.covered(table, index);
@@ -141,7 +141,7 @@ public final class IndexMaintenance
         }
         RoaringBitmap fragments = new RoaringBitmap();
         next.getFragmentsList().forEach(fragment -> fragments.add((int) fragment.getId()));
-        FragmentReuse reuse = FragmentReuse.of(table, Optional.of(IndexSection.newBuilder().addAllIndices(indices).build()));
+        FragmentReuse reuse = FragmentReuse.of(table, indices);
         Map<String, List<IndexMetadata>> byName = new LinkedHashMap<>();
         for (IndexMetadata index : indices) {
             boolean system = IndexKind.of(index).map(IndexKind::isSystem).orElse(false);

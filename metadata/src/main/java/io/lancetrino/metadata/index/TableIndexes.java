@@ -41,6 +41,14 @@ public final class TableIndexes
 
     public static List<IndexSegments> describe(String table, TableSnapshot snapshot)
     {
+        return describe(table, snapshot, fragmentReuse(table, snapshot));
+    }
+
+    /**
+     * @param reuse the version's {@link #fragmentReuse}, for a caller that follows rows through it too
+     */
+    public static List<IndexSegments> describe(String table, TableSnapshot snapshot, FragmentReuse reuse)
+    {
         Map<String, List<IndexMetadata>> byName = new LinkedHashMap<>();
         for (IndexMetadata index : snapshot.manifestFile().indexSection().map(IndexSection::getIndicesList).orElse(List.of())) {
             if (IndexKind.of(index).map(IndexKind::isSystem).orElse(false)) {
@@ -48,7 +56,6 @@ public final class TableIndexes
             }
             byName.computeIfAbsent(index.getName(), _ -> new ArrayList<>()).add(index);
         }
-        FragmentReuse reuse = FragmentReuse.of(table, snapshot.manifestFile().indexSection());
         List<IndexSegments> result = new ArrayList<>();
         for (Map.Entry<String, List<IndexMetadata>> entry : byName.entrySet()) {
             result.add(describe(table, snapshot, entry.getValue(), reuse));

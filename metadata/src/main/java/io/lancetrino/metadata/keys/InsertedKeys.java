@@ -1,10 +1,13 @@
 package io.lancetrino.metadata.keys;
 
 import com.google.common.collect.ImmutableList;
+import io.lancetrino.metadata.proto.Transaction;
 
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
+import java.util.stream.LongStream;
 
 import static java.util.Objects.requireNonNull;
 
@@ -33,35 +36,45 @@ public record InsertedKeys(List<Integer> fieldIds, byte[] filter, long[] hashes,
         return InsertedKeysFilter.fromBytes(filter);
     }
 
-    public static InsertedKeys union(List<InsertedKeys> parts)
+    /**
+     * The keys of all writers of a statement, the named ones first so that names stay aligned with hashes; empty when
+     * they inserted none.
+     */
+    public static Optional<InsertedKeys> union(List<InsertedKeys> parts)
     {
         InsertedKeysFilter filter = InsertedKeysFilter.empty();
-        long[] hashes = new long[0];
         boolean all = true;
         List<String> names = new ArrayList<>();
-        List<Long> namedHashes = new ArrayList<>();
-        List<Long> otherHashes = new ArrayList<>();
+        LongStream.Builder named = LongStream.builder();
+        LongStream.Builder others = LongStream.builder();
         for (InsertedKeys part : parts) {
             filter.or(part.bloom());
             all &= part.allHashes();
             for (int i = 0; i < part.hashes().length; i++) {
                 if (i < part.names().size() && names.size() < MAX_NAMES) {
                     names.add(part.names().get(i));
-                    namedHashes.add(part.hashes()[i]);
+                    named.add(part.hashes()[i]);
                 }
                 else {
-                    otherHashes.add(part.hashes()[i]);
+                    others.add(part.hashes()[i]);
                 }
             }
         }
-        List<Long> ordered = new ArrayList<>(namedHashes);
-        ordered.addAll(otherHashes);
-        if (ordered.size() > MAX_HASHES) {
+        long[] hashes = LongStream.concat(named.build(), others.build()).toArray();
+        if (hashes.length > MAX_HASHES) {
             all = false;
-            ordered = ordered.subList(0, MAX_HASHES);
+            hashes = Arrays.copyOf(hashes, MAX_HASHES);
         }
-        hashes = ordered.stream().mapToLong(Long::longValue).toArray();
-        return new InsertedKeys(parts.isEmpty() ? List.of() : parts.getFirst().fieldIds(), filter.toBytes(), hashes, all, names);
+        if (parts.isEmpty() || (all && hashes.length == 0)) {
+            return Optional.empty();
+        }
+        return Optional.of(new InsertedKeys(parts.getFirst().fieldIds(), filter.toBytes(), hashes, all, names));
+    }
+
+    /** The filter as a transaction records it. */
+    public Transaction.KeyExistenceFilter toProto()
+    {
+        return bloom().toProto(fieldIds);
     }
 
     /** How the keys that {@code theirs} may also hold read, as far as they are named. */

@@ -2,12 +2,11 @@ package io.lancetrino.metadata.keys;
 
 import com.google.common.collect.ImmutableList;
 import io.lancetrino.metadata.schema.LanceField;
+import io.lancetrino.metadata.schema.LanceFields;
 
 import java.util.Comparator;
 import java.util.List;
-import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * A table's unenforced primary key, as Lance engines declare it in field metadata: {@code
@@ -18,10 +17,6 @@ import java.util.Set;
  */
 public record PrimaryKey(List<LanceField> fields)
 {
-    public static final String FLAG = "lance-schema:unenforced-primary-key";
-    public static final String POSITION = "lance-schema:unenforced-primary-key:position";
-    private static final Set<String> TRUE = Set.of("1", "true", "on", "yes", "y");
-
     public PrimaryKey
     {
         fields = ImmutableList.copyOf(fields);
@@ -31,16 +26,10 @@ public record PrimaryKey(List<LanceField> fields)
     public static Optional<PrimaryKey> of(List<LanceField> topLevelFields)
     {
         List<LanceField> key = topLevelFields.stream()
-                .filter(PrimaryKey::isKeyField)
+                .filter(field -> LanceFields.isPrimaryKeyField(field.metadata()))
                 .sorted(Comparator.comparingLong(PrimaryKey::position).thenComparingInt(LanceField::id))
                 .toList();
         return key.isEmpty() ? Optional.empty() : Optional.of(new PrimaryKey(key));
-    }
-
-    public static boolean isKeyField(LanceField field)
-    {
-        String flag = field.metadata().get(FLAG);
-        return flag != null && TRUE.contains(flag.toLowerCase(Locale.ROOT));
     }
 
     public List<Integer> fieldIds()
@@ -56,7 +45,7 @@ public record PrimaryKey(List<LanceField> fields)
     private static long position(LanceField field)
     {
         try {
-            return Optional.ofNullable(field.metadata().get(POSITION)).map(Long::parseLong).orElse(Long.MAX_VALUE);
+            return Optional.ofNullable(field.metadata().get(LanceFields.UNENFORCED_PRIMARY_KEY_POSITION)).map(Long::parseLong).orElse(Long.MAX_VALUE);
         }
         catch (NumberFormatException e) {
             return Long.MAX_VALUE;

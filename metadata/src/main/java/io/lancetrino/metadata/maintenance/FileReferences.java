@@ -41,10 +41,7 @@ final class FileReferences
         if (!transaction.isEmpty()) {
             files.add(dataset + "/_transactions/" + transaction);
         }
-        Map<Integer, Base> bases = new HashMap<>();
-        for (BasePath base : manifestFile.manifest().getBasePathsList()) {
-            bases.put(base.getId(), new Base(Locations.normalize(base.getPath()), base.getIsDatasetRoot()));
-        }
+        Map<Integer, Base> bases = bases(manifestFile);
         String dataDirectory = dataset + "/data/";
         String deletionDirectory = dataset + "/_deletions/";
         for (DataFragment fragment : manifestFile.manifest().getFragmentsList()) {
@@ -74,12 +71,18 @@ final class FileReferences
      */
     void addDeletionFiles(String datasetLocation, ManifestFile manifestFile, List<DataFragment> fragments)
     {
+        Map<Integer, Base> bases = bases(manifestFile);
+        String deletionDirectory = Locations.normalize(datasetLocation) + "/_deletions/";
+        fragments.forEach(fragment -> addDeletionFile(fragment, bases, deletionDirectory, manifestFile));
+    }
+
+    private static Map<Integer, Base> bases(ManifestFile manifestFile)
+    {
         Map<Integer, Base> bases = new HashMap<>();
         for (BasePath base : manifestFile.manifest().getBasePathsList()) {
             bases.put(base.getId(), new Base(Locations.normalize(base.getPath()), base.getIsDatasetRoot()));
         }
-        String deletionDirectory = Locations.normalize(datasetLocation) + "/_deletions/";
-        fragments.forEach(fragment -> addDeletionFile(fragment, bases, deletionDirectory, manifestFile));
+        return bases;
     }
 
     private void addDeletionFile(DataFragment fragment, Map<Integer, Base> bases, String deletionDirectory, ManifestFile manifestFile)

@@ -166,12 +166,14 @@ public final class TableCleanup
                     continue;
                 }
                 Read read = new Read(location, manifest.get());
+                // read once: whether it is a clone's first version, a merge commit or a compaction
+                Optional<Transaction> transaction = Transactions.read(table.fileSystem(), location, manifest.get());
                 previousPoint = point;
                 previousRead = read;
                 if (reason == null && !RefResolver.commitTime(manifest.get().manifest()).isBefore(cutoff)) {
                     reason = KeepReason.WITHIN_RETENTION;
                 }
-                if (i == 0 && dataset.isEmpty() && madeByClone(read)) {
+                if (i == 0 && dataset.isEmpty() && transaction.map(Transaction::hasClone).orElse(false)) {
                     // a clone's first version records where it came from, which merging it back needs, and the
                     // merge follows the clone's rows from there
                     historyStart = Math.min(historyStart, file.version());
@@ -181,7 +183,7 @@ public final class TableCleanup
                 }
                 // every merge commit keeps the version it brought over, whatever keeps the commit itself: later
                 // merges find their base through it
-                Optional<Point> link = mergeLink(read, branches);
+                Optional<Point> link = mergeLink(transaction, branches);
                 link.ifPresent(mergeRelated::add);
                 if (reason == null && link.isPresent()) {
                     reason = KeepReason.BRANCH_POINT;
@@ -192,7 +194,7 @@ public final class TableCleanup
                     }
                     // a merge follows rows through a compaction by the deletion files its sources had when it read
                     // them, which the version before may no longer list (deletions made while it ran)
-                    rewriteSources(read).ifPresent(sources -> mark.live.addDeletionFiles(location, read.manifestFile(), sources));
+                    rewriteSources(transaction).ifPresent(sources -> mark.live.addDeletionFiles(location, read.manifestFile(), sources));
                     if (mark.expired.remove(before) != null) {
                         mark.keep(before, KeepReason.MERGE_HISTORY, beforeRead);
                     }
@@ -252,27 +254,21 @@ public final class TableCleanup
         return (first.hasBaseId() ? first.getBaseId() : -1) + ":" + first.getPath();
     }
 
-    private Optional<List<DataFragment>> rewriteSources(Read read)
+    private static Optional<List<DataFragment>> rewriteSources(Optional<Transaction> transaction)
     {
-        return Transactions.read(table.fileSystem(), read.datasetLocation(), read.manifestFile())
+        return transaction
                 .filter(Transaction::hasRewrite)
-                .map(transaction -> ManifestBuilder.rewriteGroups(transaction.getRewrite()).stream()
+                .map(rewrite -> ManifestBuilder.rewriteGroups(rewrite.getRewrite()).stream()
                         .flatMap(group -> group.getOldFragmentsList().stream())
                         .toList());
-    }
-
-    private boolean madeByClone(Read read)
-    {
-        return Transactions.read(table.fileSystem(), read.datasetLocation(), read.manifestFile()).map(Transaction::hasClone).orElse(false);
     }
 
     /**
      * A merge commit whose source still exists keeps itself and the source version it brought over, so later merges
      * find their base; returns the source version ({@code -1} for a clone source, whose versions live elsewhere).
      */
-    private Optional<Point> mergeLink(Read read, List<BranchRef> branches)
+    private static Optional<Point> mergeLink(Optional<Transaction> transaction, List<BranchRef> branches)
     {
-        Optional<Transaction> transaction = Transactions.read(table.fileSystem(), read.datasetLocation(), read.manifestFile());
         if (transaction.isEmpty() || !MergeRecords.isMergeCommit(transaction.get())) {
             return Optional.empty();
         }

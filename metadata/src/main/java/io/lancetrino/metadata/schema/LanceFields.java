@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 import java.util.Optional;
 
 import static java.lang.String.format;
@@ -35,9 +36,21 @@ public final class LanceFields
     public static final String EXTENSION_NAME = "ARROW:extension:name";
     public static final String EXTENSION_METADATA = "ARROW:extension:metadata";
     public static final String LIST_ITEM = "item";
-    static final String UNENFORCED_PRIMARY_KEY = "lance-schema:unenforced-primary-key";
+    /** Field metadata marking a field of the table's unenforced primary key, with a truthy value. */
+    public static final String UNENFORCED_PRIMARY_KEY = "lance-schema:unenforced-primary-key";
+    /** Field metadata: the 1-based position of a key field in the key. */
+    public static final String UNENFORCED_PRIMARY_KEY_POSITION = "lance-schema:unenforced-primary-key:position";
+    // what lance-core takes for true in field metadata, in any case
+    private static final Set<String> TRUTHY = Set.of("1", "true", "on", "yes", "y");
 
     private LanceFields() {}
+
+    /** Whether field metadata marks the field as part of the unenforced primary key. */
+    public static boolean isPrimaryKeyField(Map<String, String> metadata)
+    {
+        String flag = metadata.get(UNENFORCED_PRIMARY_KEY);
+        return flag != null && TRUTHY.contains(flag.toLowerCase(Locale.ROOT));
+    }
 
     /**
      * Flattens Arrow fields into Lance fields in pre-order (parent before children), numbering them from
@@ -93,8 +106,7 @@ public final class LanceFields
             // as the SDK records a JSONB field
             lanceField.setExtensionName(JSON);
         }
-        String primaryKey = metadata.get(UNENFORCED_PRIMARY_KEY);
-        if (primaryKey != null && List.of("true", "1", "yes").contains(primaryKey.toLowerCase(Locale.ROOT))) {
+        if (isPrimaryKeyField(metadata)) {
             lanceField.setUnenforcedPrimaryKey(true);
         }
         fields.add(lanceField.build());

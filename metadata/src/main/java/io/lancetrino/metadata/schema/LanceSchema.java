@@ -1,7 +1,6 @@
 package io.lancetrino.metadata.schema;
 
 import com.google.common.collect.ImmutableList;
-import io.lancetrino.metadata.keys.PrimaryKey;
 import com.google.common.collect.ImmutableMap;
 import io.lancetrino.metadata.LanceErrorKind;
 import io.lancetrino.metadata.LanceTableException;
@@ -90,9 +89,9 @@ public record LanceSchema(List<LanceField> fields, Map<Integer, LanceField> fiel
         field.getMetadataMap().forEach((key, value) -> metadata.put(key, value.toString(UTF_8)));
         // Lance engines record the primary key in the field's own protobuf fields too, sometimes only there
         if (field.getUnenforcedPrimaryKey()) {
-            metadata.putIfAbsent(PrimaryKey.FLAG, "true");
+            metadata.putIfAbsent(LanceFields.UNENFORCED_PRIMARY_KEY, "true");
             if (field.getUnenforcedPrimaryKeyPosition() > 0) {
-                metadata.putIfAbsent(PrimaryKey.POSITION, String.valueOf(field.getUnenforcedPrimaryKeyPosition()));
+                metadata.putIfAbsent(LanceFields.UNENFORCED_PRIMARY_KEY_POSITION, String.valueOf(field.getUnenforcedPrimaryKeyPosition()));
             }
         }
         LanceField result = new LanceField(field.getId(), field.getParentId(), field.getName(), field.getLogicalType(), field.getNullable(), metadata, children);

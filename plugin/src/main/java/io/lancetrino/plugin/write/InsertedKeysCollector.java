@@ -87,13 +87,7 @@ final class InsertedKeysCollector
             if (block.isNull(position)) {
                 return;
             }
-            Type type = types.get(i);
-            parts.add(type == BIGINT ? (Object) BIGINT.getLong(block, position)
-                    : type == INTEGER ? (Object) (long) INTEGER.getInt(block, position)
-                    : type == SMALLINT ? (Object) (long) SMALLINT.getShort(block, position)
-                    : type == TINYINT ? (Object) (long) TINYINT.getByte(block, position)
-                    : type == VARCHAR ? (Object) VARCHAR.getSlice(block, position).toStringUtf8()
-                    : (Object) VARBINARY.getSlice(block, position).getBytes());
+            parts.add(part(types.get(i), block, position));
         }
         long hash = InsertedKeysFilter.hash(KeyBytes.of(parts));
         filter.addHash(hash);
@@ -106,6 +100,19 @@ final class InsertedKeysCollector
         if (names.size() < InsertedKeys.MAX_NAMES) {
             names.add(name(parts));
         }
+    }
+
+    /** A key part as {@link KeyBytes} takes it: integers widened to {@code Long}, strings, binary as bytes. */
+    private static Object part(Type type, Block block, int position)
+    {
+        if (type == VARCHAR) {
+            return VARCHAR.getSlice(block, position).toStringUtf8();
+        }
+        if (type == VARBINARY) {
+            return VARBINARY.getSlice(block, position).getBytes();
+        }
+        // every integer type of a key reads as a long
+        return type.getLong(block, position);
     }
 
     private String name(List<Object> parts)

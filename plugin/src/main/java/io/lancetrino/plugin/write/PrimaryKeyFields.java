@@ -1,7 +1,7 @@
 package io.lancetrino.plugin.write;
 
 import com.google.protobuf.ByteString;
-import io.lancetrino.metadata.keys.PrimaryKey;
+import io.lancetrino.metadata.schema.LanceFields;
 import io.lancetrino.metadata.proto.Field;
 import io.lancetrino.plugin.LanceTableProperties;
 import io.trino.spi.TrinoException;
@@ -47,8 +47,8 @@ final class PrimaryKeyFields
                 throw invalid(table, "column %s must be NOT NULL".formatted(column));
             }
             result.set(index, field.toBuilder()
-                    .putMetadata(PrimaryKey.FLAG, ByteString.copyFrom("true", UTF_8))
-                    .putMetadata(PrimaryKey.POSITION, ByteString.copyFrom(String.valueOf(position + 1), UTF_8))
+                    .putMetadata(LanceFields.UNENFORCED_PRIMARY_KEY, ByteString.copyFrom("true", UTF_8))
+                    .putMetadata(LanceFields.UNENFORCED_PRIMARY_KEY_POSITION, ByteString.copyFrom(String.valueOf(position + 1), UTF_8))
                     .setUnenforcedPrimaryKey(true)
                     .setUnenforcedPrimaryKeyPosition(position + 1)
                     .build());

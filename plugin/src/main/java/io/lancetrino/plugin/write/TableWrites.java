@@ -117,7 +117,7 @@ public final class TableWrites
         if (exists && !newTable.replace()) {
             throw new TrinoException(TABLE_ALREADY_EXISTS, "Table already exists: " + handle.schemaTableName());
         }
-        List<DataFragment> written = parseFragments(fragments);
+        List<DataFragment> written = fragments(writerResults(fragments));
         Transaction.Overwrite.Builder overwrite = Transaction.Overwrite.newBuilder()
                 .addAllFragments(written)
                 .addAllSchema(schema);
@@ -160,21 +160,22 @@ public final class TableWrites
 
     public void finishInsert(ConnectorSession session, LanceWritableTableHandle handle, Collection<Slice> fragments, String statement)
     {
-        List<DataFragment> appended = parseFragments(fragments);
-        Optional<InsertedKeys> inserted = insertedKeys(fragments);
+        List<WriterResult> results = writerResults(fragments);
+        List<DataFragment> appended = fragments(results);
+        Optional<InsertedKeys> inserted = insertedKeys(results);
         if (!appended.isEmpty() && inserted.isPresent()) {
             // into a table with a primary key: an update that only adds rows, recording their keys, so that a
             // concurrent upsert of the same keys by any Lance engine is refused
-            commits.commit(session, handle.tableRoot(), handle.schemaTableName(), handle.branch(), transaction(session, handle.readVersion(), statement)
+            commit(session, handle, transaction(session, handle.readVersion(), statement)
                     .setUpdate(Transaction.Update.newBuilder()
                             .addAllNewFragments(appended)
-                            .setInsertedRows(inserted.get().bloom().toProto(inserted.get().fieldIds())))
+                            .setInsertedRows(inserted.get().toProto()))
                     .build(), inserted);
         }
         else if (!appended.isEmpty()) {
             commit(session, handle, transaction(session, handle.readVersion(), statement)
                     .setAppend(Transaction.Append.newBuilder().addAllFragments(appended))
-                    .build());
+                    .build(), Optional.empty());
         }
         removeUncountedAttempts(session, handle, appended);
     }
@@ -217,12 +218,8 @@ public final class TableWrites
         Map<Long, RoaringBitmap> deleted = new HashMap<>();
         long insertRows = 0;
         long mergeDeleteRows = 0;
-        List<InsertedKeys> insertedKeys = new ArrayList<>();
-        for (Slice slice : results) {
-            WriterResult result = WriterResult.fromSlice(slice);
-            if (result.insertedKeys() != null) {
-                insertedKeys.add(result.insertedKeys());
-            }
+        List<WriterResult> writers = writerResults(results);
+        for (WriterResult result : writers) {
             result.newFragments().forEach(bytes -> appended.add(parseFragment(bytes)));
             result.deletedRows().forEach((fragment, rows) -> deleted.computeIfAbsent(fragment, _ -> new RoaringBitmap()).or(WriterResult.deserialize(rows)));
             insertRows += result.insertRows();
@@ -272,12 +269,11 @@ public final class TableWrites
             transaction.setUpdate(Transaction.Update.newBuilder().addAllRemovedFragmentIds(removed).addAllUpdatedFragments(updated).addAllNewFragments(appended));
         }
         // a MERGE into a table with a primary key records the keys it inserted, as lance-core's merge_insert does
-        Optional<InsertedKeys> inserted = insertedKeys.isEmpty() ? Optional.empty() : Optional.of(InsertedKeys.union(insertedKeys));
-        inserted = inserted.filter(keys -> keys.hashes().length > 0 || !keys.bloom().isEmpty());
+        Optional<InsertedKeys> inserted = insertedKeys(writers);
         if (inserted.isPresent() && transaction.hasUpdate()) {
-            transaction.getUpdateBuilder().setInsertedRows(inserted.get().bloom().toProto(inserted.get().fieldIds()));
+            transaction.getUpdateBuilder().setInsertedRows(inserted.get().toProto());
         }
-        commits.commit(session, handle.insert().tableRoot(), handle.insert().schemaTableName(), handle.insert().branch(), transaction.build(), inserted);
+        commit(session, handle.insert(), transaction.build(), inserted);
         removeUncountedAttempts(session, handle.insert(), appended);
     }
 
@@ -332,9 +328,9 @@ public final class TableWrites
         return fields.build();
     }
 
-    private void commit(ConnectorSession session, LanceWritableTableHandle handle, Transaction transaction)
+    private void commit(ConnectorSession session, LanceWritableTableHandle handle, Transaction transaction, Optional<InsertedKeys> insertedKeys)
     {
-        commits.commit(session, handle.tableRoot(), handle.schemaTableName(), handle.branch(), transaction);
+        commits.commit(session, handle.tableRoot(), handle.schemaTableName(), handle.branch(), transaction, insertedKeys);
     }
 
     private TableSnapshot snapshot(ConnectorSession session, LanceTableHandle handle)
@@ -420,18 +416,22 @@ public final class TableWrites
         return Map.of(QUERY_ID_PROPERTY, session.getQueryId(), USER_PROPERTY, session.getUser(), STATEMENT_PROPERTY, statement);
     }
 
-    private static List<DataFragment> parseFragments(Collection<Slice> slices)
+    private static List<WriterResult> writerResults(Collection<Slice> slices)
     {
-        return slices.stream()
-                .flatMap(slice -> WriterResult.fromSlice(slice).newFragments().stream())
+        return slices.stream().map(WriterResult::fromSlice).toList();
+    }
+
+    private static List<DataFragment> fragments(List<WriterResult> results)
+    {
+        return results.stream()
+                .flatMap(result -> result.newFragments().stream())
                 .map(TableWrites::parseFragment)
                 .toList();
     }
 
-    private static Optional<InsertedKeys> insertedKeys(Collection<Slice> slices)
+    private static Optional<InsertedKeys> insertedKeys(List<WriterResult> results)
     {
-        List<InsertedKeys> parts = slices.stream().map(slice -> WriterResult.fromSlice(slice).insertedKeys()).filter(Objects::nonNull).toList();
-        return parts.isEmpty() ? Optional.empty() : Optional.of(InsertedKeys.union(parts));
+        return InsertedKeys.union(results.stream().map(WriterResult::insertedKeys).filter(Objects::nonNull).toList());
     }
 
     private static DataFragment parseFragment(byte[] bytes)

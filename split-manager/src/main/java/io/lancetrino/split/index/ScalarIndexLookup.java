@@ -49,8 +49,7 @@ import static java.util.Objects.requireNonNull;
  * Lance's scanner does: each column's domain is looked up in one index on that column (btree and bitmap exactly, a
  * zone map as a superset) for the fragments the index covers; answers of several columns are intersected. Only the
  * fragments in a segment's {@code fragment_bitmap} (followed through compactions by the fragment reuse index) that the
- * version still has are answered from it; the rest are
- * scanned. Deleted rows are dropped later, by the page source, as for every read.
+ * version still has are answered from it; the rest are scanned. Deleted rows are dropped later, by the page source, as for every read.
  */
 public final class ScalarIndexLookup
 {
@@ -71,13 +70,13 @@ public final class ScalarIndexLookup
             return IndexSelection.none();
         }
         long start = System.nanoTime();
-        List<IndexSegments> indexes = TableIndexes.describe(table, snapshot);
+        FragmentReuse reuse = TableIndexes.fragmentReuse(table, snapshot);
+        List<IndexSegments> indexes = TableIndexes.describe(table, snapshot, reuse);
         if (indexes.isEmpty()) {
             return IndexSelection.none();
         }
         Map<Long, DataFragment> fragments = new HashMap<>();
         snapshot.manifest().getFragmentsList().forEach(fragment -> fragments.put(fragment.getId(), fragment));
-        FragmentReuse reuse = TableIndexes.fragmentReuse(table, snapshot);
         Map<Long, RoaringBitmap> selected = new HashMap<>();
         List<String> used = new ArrayList<>();
         long bytesRead = 0;
