@@ -2,7 +2,6 @@ package io.lancetrino.tests;
 
 import io.lancetrino.tests.fixtures.TemporaryWarehouses;
 import io.trino.Session;
-import io.trino.spi.TrinoException;
 import io.trino.testing.AbstractTestQueryFramework;
 import io.trino.testing.MaterializedResult;
 import io.trino.testing.MaterializedRow;
@@ -30,6 +29,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.stream.LongStream;
 
+import static io.lancetrino.tests.fixtures.ErrorCodes.errorCode;
 import static java.util.stream.Collectors.joining;
 import static java.util.stream.Collectors.toSet;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -302,16 +302,6 @@ final class TestLanceBranchConcurrency
     {
         MaterializedRow merge = computeActual("SELECT version, read_version FROM \"%s$transactions\" WHERE statement = 'MERGE BRANCH'".formatted(table)).getMaterializedRows().getFirst();
         return (long) merge.getField(1) < (long) merge.getField(0) - 1;
-    }
-
-    private static String errorCode(Throwable failure)
-    {
-        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof TrinoException trinoException) {
-                return trinoException.getErrorCode().getName();
-            }
-        }
-        return "no Trino error code in " + failure;
     }
 
     private Set<Long> ids(String table, String branch)
