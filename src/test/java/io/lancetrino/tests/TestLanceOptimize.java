@@ -237,6 +237,52 @@ final class TestLanceOptimize
         assertQuery("SELECT id FROM merged", "VALUES 0, 2, 3, 4, 20, 21, 30");
     }
 
+    /**
+     * The experiment loop on a busy table: a shallow clone merged back, then both sides compacted, then merged back
+     * again. The second merge's base is the clone version the first merge brought over, which main reaches only
+     * through that merge commit and its own compaction.
+     */
+    @Test
+    void testCloneMergesBackAgainAfterBothSidesCompacted()
+    {
+        assertUpdate("CREATE TABLE loop_src (id bigint, v varchar)");
+        for (int i = 0; i < 5; i++) {
+            assertUpdate("INSERT INTO loop_src SELECT x, 'v' || CAST(x AS varchar) FROM UNNEST(sequence(%s, %s)) AS t(x)".formatted(i * 4, i * 4 + 3), 4);
+        }
+        assertUpdate("CALL lance.system.shallow_clone('%s', 'loop_src', '%s', 'loop_exp', NULL)".formatted(SCHEMA, SCHEMA));
+        assertUpdate("INSERT INTO loop_exp VALUES (100, 'v100'), (101, 'v101')", 2);
+        assertUpdate("UPDATE loop_exp SET v = 'c1' WHERE id IN (1, 2)", 2);
+        assertUpdate("DELETE FROM loop_exp WHERE id = 3", 1);
+        computeActual("ALTER TABLE loop_src EXECUTE merge_branch(source => '%s.loop_exp')".formatted(SCHEMA));
+
+        assertUpdate("INSERT INTO loop_src VALUES (200, 'v200')", 1);
+        assertUpdate("DELETE FROM loop_src WHERE id = 5", 1);
+        assertThat(metric(computeActual("ALTER TABLE loop_src EXECUTE optimize"), "fragments_after")).isEqualTo(1);
+        assertUpdate("UPDATE loop_exp SET v = 'c2' WHERE id IN (1, 7, 100)", 3);
+        assertUpdate("DELETE FROM loop_exp WHERE id IN (8, 101)", 2);
+        assertUpdate("INSERT INTO loop_exp VALUES (102, 'v102')", 1);
+        assertThat(metric(computeActual("ALTER TABLE loop_exp EXECUTE optimize"), "fragments_after")).isEqualTo(1);
+
+        MaterializedResult merge = computeActual("ALTER TABLE loop_src EXECUTE merge_branch(source => '%s.loop_exp')".formatted(SCHEMA));
+        assertThat(TestLanceBranching.metric(merge, "conflicts")).isEqualTo(0);
+        assertSameRows(computeActual("SELECT id, v FROM loop_src"), computeActual(
+                """
+                SELECT x, CASE WHEN x IN (1, 7, 100) THEN 'c2' WHEN x = 2 THEN 'c1' ELSE 'v' || CAST(x AS varchar) END
+                FROM UNNEST(sequence(0, 19) || ARRAY[100, 102, 200]) AS t(x) WHERE x NOT IN (3, 5, 8)
+                """));
+
+        // a third round, with a compaction of the merged result in between, still follows every row
+        assertThat(metric(computeActual("ALTER TABLE loop_src EXECUTE optimize"), "fragments_after")).isEqualTo(1);
+        assertUpdate("DELETE FROM loop_exp WHERE id IN (0, 102)", 2);
+        assertUpdate("UPDATE loop_exp SET v = 'c3' WHERE id = 2", 1);
+        computeActual("ALTER TABLE loop_src EXECUTE merge_branch(source => '%s.loop_exp')".formatted(SCHEMA));
+        assertSameRows(computeActual("SELECT id, v FROM loop_src"), computeActual(
+                """
+                SELECT x, CASE WHEN x IN (1, 7, 100) THEN 'c2' WHEN x = 2 THEN 'c3' ELSE 'v' || CAST(x AS varchar) END
+                FROM UNNEST(sequence(1, 19) || ARRAY[100, 200]) AS t(x) WHERE x NOT IN (3, 5, 8)
+                """));
+    }
+
     @Test
     void testNothingToDoCommitsNothing()
     {

@@ -93,6 +93,7 @@ public final class BranchMerge
                 .putTransactionProperties(MergeRecords.SOURCE, sourceId)
                 .putTransactionProperties(MergeRecords.SOURCE_VERSION, String.valueOf(source.version()))
                 .putTransactionProperties(MergeRecords.BASE, base.description())
+                .putTransactionProperties(MergeRecords.BASE_TABLE, base.snapshot().tableRoot())
                 .putTransactionProperties(MergeRecords.FAST_FORWARD, String.valueOf(plan.fastForward()))
                 .setUpdate(Transaction.Update.newBuilder()
                         .addAllRemovedFragmentIds(plan.removedFragments())
@@ -112,8 +113,9 @@ public final class BranchMerge
     private static MergePlan plan(LanceTable targetTable, TableSnapshot target, LanceTable sourceTable, TableSnapshot source, MergeBase base, MergePolicy policy)
     {
         Map<String, Integer> baseIndex = RowLineage.baseIndex(base.snapshot());
-        Optional<RowLineage> sourceRows = RowLineage.follow(sourceTable, base.snapshot(), source, baseIndex);
-        Optional<RowLineage> targetRows = RowLineage.follow(targetTable, base.snapshot(), target, baseIndex);
+        LanceTable baseTable = base.snapshot().tableRoot().equals(sourceTable.root()) ? sourceTable : targetTable;
+        Optional<RowLineage> sourceRows = RowLineage.follow(sourceTable, baseTable, base.snapshot(), source, baseIndex);
+        Optional<RowLineage> targetRows = RowLineage.follow(targetTable, baseTable, base.snapshot(), target, baseIndex);
         if (sourceRows.isPresent() && targetRows.isPresent()) {
             if (sourceRows.get().rewrote() || targetRows.get().rewrote()) {
                 return RowMergePlanner.plan(targetTable.fileSystem(), base.snapshot(), source, target, sourceRows.get(), targetRows.get(), policy);

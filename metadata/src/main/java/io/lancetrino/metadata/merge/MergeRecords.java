@@ -19,11 +19,14 @@ public final class MergeRecords
     public static final String SOURCE = "lance-trino.merge.source";
     public static final String SOURCE_VERSION = "lance-trino.merge.source_version";
     public static final String BASE = "lance-trino.merge.base";
+    /** the root of the table holding the merge base: the target's, or a clone's */
+    public static final String BASE_TABLE = "lance-trino.merge.base_table";
     public static final String FAST_FORWARD = "lance-trino.merge.fast_forward";
 
     private MergeRecords() {}
 
     private static final String BRANCH_PREFIX = "branch:";
+    private static final String TABLE_PREFIX = "table:";
 
     /**
      * The branch and version a merge commit brought over, as its transaction records them: empty when the
@@ -46,6 +49,16 @@ public final class MergeRecords
                 });
     }
 
+    /** The clone (by table root) and version a merge commit brought over: empty when it is not a merge of a clone. */
+    public record TableVersion(String root, long version) {}
+
+    public static Optional<TableVersion> mergedTableVersion(Transaction transaction)
+    {
+        return recorded(transaction)
+                .filter(merge -> merge.source().startsWith(TABLE_PREFIX))
+                .map(merge -> new TableVersion(merge.source().substring(TABLE_PREFIX.length()), merge.version()));
+    }
+
     public static String branchSource(Optional<String> branch)
     {
         return BRANCH_PREFIX + branch.orElse(RefResolver.MAIN);
@@ -53,7 +66,7 @@ public final class MergeRecords
 
     public static String tableSource(String location)
     {
-        return "table:" + location;
+        return TABLE_PREFIX + location;
     }
 
     /**

@@ -132,9 +132,11 @@ final class RowLineage
 
     /**
      * The base's rows at {@code head} of {@code table}, or empty when the head's history does not lead back to the
-     * base through previous versions and branch points alone (an earlier merge moved the base onto another line).
+     * base through previous versions, branch points, a clone's first version and a merge that brought the base over.
+     *
+     * @param baseTable the table holding the base: {@code table}, or the clone a merge brought the base from
      */
-    static Optional<RowLineage> follow(LanceTable table, TableSnapshot base, TableSnapshot head, Map<String, Integer> baseIndex)
+    static Optional<RowLineage> follow(LanceTable table, LanceTable baseTable, TableSnapshot base, TableSnapshot head, Map<String, Integer> baseIndex)
     {
         Optional<Walk> walk = path(table, base, head);
         if (walk.isEmpty()) {
@@ -144,7 +146,7 @@ final class RowLineage
         Set<String> inPlace = new HashSet<>();
         boolean rewrote = false;
         if (walk.get().mergeCommit().isPresent()) {
-            Optional<RowLineage> atMerge = atMergeCommit(table, base, walk.get().mergeCommit().get(), baseIndex);
+            Optional<RowLineage> atMerge = atMergeCommit(table, baseTable, base, walk.get().mergeCommit().get(), baseIndex);
             if (atMerge.isEmpty()) {
                 return Optional.empty();
             }
@@ -195,9 +197,18 @@ final class RowLineage
                 .isPresent();
     }
 
-    /** Whether the transaction is a merge or fast-forward that brought over exactly the base. */
-    private static boolean brought(Optional<Transaction> transaction, TableSnapshot base)
+    /**
+     * Whether the transaction is a merge or fast-forward that brought over exactly the base: a version of a branch of
+     * the same table, or of a clone merged back.
+     */
+    private static boolean brought(Optional<Transaction> transaction, TableSnapshot base, boolean sameTable)
     {
+        if (!sameTable) {
+            return base.branch().isEmpty() && transaction
+                    .flatMap(MergeRecords::mergedTableVersion)
+                    .filter(merged -> merged.root().equals(base.tableRoot()) && merged.version() == base.version())
+                    .isPresent();
+        }
         return transaction
                 .flatMap(MergeRecords::mergedBranchVersion)
                 .filter(merged -> merged.branch().equals(base.branch()) && merged.version() == base.version())
@@ -205,23 +216,23 @@ final class RowLineage
     }
 
     /**
-     * The base's rows in a merge commit that brought the base over from its branch: fragments of the base's are its
-     * rows in place; the target's own fragments hold rows of the earlier merge base B0, followed through the target's
-     * history from B0 to the merge and matched to the base's rows through the base's history from B0.
+     * The base's rows in a merge commit that brought the base over from its branch or clone: fragments of the base's
+     * are its rows in place; the target's own fragments hold rows of the earlier merge base B0, followed through the
+     * target's history from B0 to the merge and matched to the base's rows through the base's history from B0.
      */
-    private static Optional<RowLineage> atMergeCommit(LanceTable table, TableSnapshot base, TableSnapshot mergeCommit, Map<String, Integer> baseIndex)
+    private static Optional<RowLineage> atMergeCommit(LanceTable table, LanceTable baseTable, TableSnapshot base, TableSnapshot mergeCommit, Map<String, Integer> baseIndex)
     {
-        Optional<TableSnapshot> earlierBase = Transactions.read(table.fileSystem(), mergeCommit)
-                .map(transaction -> transaction.getTransactionPropertiesMap().get(MergeRecords.BASE))
-                .flatMap(description -> snapshot(table, description));
+        Optional<Located> earlierBase = Transactions.read(table.fileSystem(), mergeCommit)
+                .flatMap(transaction -> earlierBase(table, baseTable, transaction));
         Optional<String> branch = mergeCommit.branch();
         if (earlierBase.isEmpty() || table.manifestLocation(branch, mergeCommit.version() - 1).isEmpty()) {
             return Optional.empty();
         }
-        TableSnapshot b0 = earlierBase.get();
+        TableSnapshot b0 = earlierBase.get().snapshot();
+        LanceTable b0Table = earlierBase.get().table();
         Map<String, Integer> b0Index = baseIndex(b0);
-        Optional<RowLineage> targetRows = follow(table, b0, table.snapshot(branch, mergeCommit.version() - 1), b0Index);
-        Optional<RowLineage> baseRows = follow(table, b0, base, b0Index);
+        Optional<RowLineage> targetRows = follow(table, b0Table, b0, table.snapshot(branch, mergeCommit.version() - 1), b0Index);
+        Optional<RowLineage> baseRows = follow(baseTable, b0Table, b0, base, b0Index);
         if (targetRows.isEmpty() || baseRows.isEmpty()) {
             return Optional.empty();
         }
@@ -264,24 +275,43 @@ final class RowLineage
         return Optional.of(new RowLineage(baseIndex, moved, inPlace, targetRows.get().rewrote() || baseRows.get().rewrote() || !moved.isEmpty()));
     }
 
-    /** A version named as merge records name the base: {@code <branch>@<version>}. */
-    private static Optional<TableSnapshot> snapshot(LanceTable table, String description)
+    /** A version and the table that holds it. */
+    private record Located(LanceTable table, TableSnapshot snapshot) {}
+
+    /**
+     * The base an earlier merge recorded, {@code <branch>@<version>} of the table or {@code <clone>@<version>} of the
+     * clone it merged back. Merges record the base's table root; for older ones a clone is known by its name.
+     */
+    private static Optional<Located> earlierBase(LanceTable table, LanceTable baseTable, Transaction merge)
     {
-        int at = description.lastIndexOf('@');
+        String description = merge.getTransactionPropertiesMap().get(MergeRecords.BASE);
+        int at = description == null ? -1 : description.lastIndexOf('@');
         if (at <= 0) {
             return Optional.empty();
         }
-        Optional<String> branch = RefResolver.branch(description.substring(0, at));
+        String name = description.substring(0, at);
+        long version;
         try {
-            long version = Long.parseLong(description.substring(at + 1));
-            if ((branch.isPresent() && table.refs().getBranch(branch.get()).isEmpty()) || table.manifestLocation(branch, version).isEmpty()) {
-                return Optional.empty();
-            }
-            return Optional.of(table.snapshot(branch, version));
+            version = Long.parseLong(description.substring(at + 1));
         }
         catch (NumberFormatException e) {
             return Optional.empty();
         }
+        Optional<String> root = Optional.ofNullable(merge.getTransactionPropertiesMap().get(MergeRecords.BASE_TABLE));
+        boolean inClone = baseTable != table && root.map(baseTable.root()::equals).orElse(name.equals(baseTable.displayName()));
+        if (inClone) {
+            return baseTable.manifestLocation(Optional.empty(), version).isPresent()
+                    ? Optional.of(new Located(baseTable, baseTable.snapshot(Optional.empty(), version)))
+                    : Optional.empty();
+        }
+        if (root.isPresent() && !root.get().equals(table.root())) {
+            return Optional.empty();
+        }
+        Optional<String> branch = RefResolver.branch(name);
+        if ((branch.isPresent() && table.refs().getBranch(branch.get()).isEmpty()) || table.manifestLocation(branch, version).isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new Located(table, table.snapshot(branch, version)));
     }
 
     private static Set<Long> removedFragmentIds(Transaction transaction)
@@ -368,7 +398,7 @@ final class RowLineage
         Optional<TableSnapshot> mergeCommit = Optional.empty();
         while (!(sameTable && current.branch().equals(base.branch()) && current.version() == base.version())) {
             Optional<Transaction> transaction = Transactions.read(table.fileSystem(), current);
-            if (sameTable && brought(transaction, base)) {
+            if (brought(transaction, base, sameTable)) {
                 mergeCommit = Optional.of(current);
                 break;
             }
