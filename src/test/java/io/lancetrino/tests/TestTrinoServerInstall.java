@@ -108,7 +108,10 @@ final class TestTrinoServerInstall
     private static Properties readmeS3Catalog()
             throws IOException
     {
-        return properties(ReadmeSection.read(ServeProcess.projectRoot().resolve("README.md"), OBJECT_STORAGE_SECTION).blockContaining("lance.warehouse=s3://"));
+        String readme = ReadmeSection.read(ServeProcess.projectRoot().resolve("README.md"), OBJECT_STORAGE_SECTION).blockContaining("lance.warehouse=s3://");
+        String manual = ReadmeSection.read(ServeProcess.projectRoot().resolve("docs/object-storage.md"), "# Object storage").blockContaining("lance.warehouse=s3://");
+        assertThat(readme).isEqualTo(manual);
+        return properties(readme);
     }
 
     @Test
@@ -117,6 +120,8 @@ final class TestTrinoServerInstall
             throws Exception
     {
         ReadmeSection install = ReadmeSection.read(ServeProcess.projectRoot().resolve("README.md"), INSTALL_SECTION);
+        // the README's short install section and the manual's page give the same instructions
+        assertThat(ReadmeSection.read(ServeProcess.projectRoot().resolve("docs/installation.md"), "# Installation").codeBlocks()).containsAll(install.codeBlocks());
 
         // the README's unzip lines (the plugin zip, then the SDK add-on), run word for word into a fresh TRINO_HOME, give
         // exactly the server's plugin directory

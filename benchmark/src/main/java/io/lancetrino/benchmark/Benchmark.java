@@ -7,7 +7,7 @@ import java.util.Optional;
 
 /**
  * {@code bin/bench}: TPC-H on the Lance connector against Trino's Iceberg connector in the same engine, the page
- * source against the Lance SDK's own scan, and coordinator-side metadata costs. See the README's Benchmark section.
+ * source against the Lance SDK's own scan, and coordinator-side metadata costs. See docs/benchmark.md.
  */
 public final class Benchmark
 {

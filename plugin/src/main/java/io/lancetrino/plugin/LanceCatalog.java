@@ -185,7 +185,7 @@ public final class LanceCatalog
 
     /**
      * Deletes the table directory with its versions, branches and files. Shallow clones elsewhere that read this
-     * table's files through base paths stop working (see the README).
+     * table's files through base paths stop working (see docs/limits.md).
      */
     public void dropTable(ConnectorIdentity identity, SchemaTableName name)
     {
@@ -200,7 +200,7 @@ public final class LanceCatalog
 
     /**
      * Moves the table directory. Branches record their parent's location in their base paths, so a table with branches
-     * is not renamed; shallow clones elsewhere that read this table's files would break too (see the README).
+     * is not renamed; shallow clones elsewhere that read this table's files would break too (see docs/limits.md).
      */
     public void renameTable(ConnectorIdentity identity, SchemaTableName source, SchemaTableName target)
     {

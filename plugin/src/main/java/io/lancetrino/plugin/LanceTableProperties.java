@@ -24,7 +24,7 @@ public final class LanceTableProperties
     public static final String FILE_FORMAT_VERSION = "file_format_version";
     public static final String MAX_ROWS_PER_FILE = "max_rows_per_file";
     // Lance's stable format since Aug 2026; measured: the smallest files at which every benchmark query stays at or
-    // below Iceberg's time (README, Benchmark)
+    // below Iceberg's time (docs/benchmark.md)
     public static final String DEFAULT_FILE_FORMAT_VERSION = "2.2";
     // what the Lance SDK 7.0 writes by default, assumed for tables whose manifest records no format version
     public static final String SDK_DEFAULT_FILE_FORMAT_VERSION = "2.1";

@@ -10,7 +10,8 @@ import java.util.List;
 import static com.google.common.base.Preconditions.checkArgument;
 
 /**
- * The fenced code blocks of one section of the README, so a test can run the instructions users read, word for word.
+ * The fenced code blocks of one section of the README or a manual page, so a test can run the instructions users read,
+ * word for word.
  */
 public record ReadmeSection(String heading, List<String> codeBlocks)
 {
@@ -24,7 +25,7 @@ public record ReadmeSection(String heading, List<String> codeBlocks)
     {
         List<String> lines = Files.readAllLines(readme);
         int start = lines.indexOf(heading);
-        checkArgument(start >= 0, "README has no line '%s'", heading);
+        checkArgument(start >= 0, "%s has no line '%s'", readme, heading);
         String level = heading.substring(0, heading.indexOf(' ') + 1);
         ImmutableList.Builder<String> blocks = ImmutableList.builder();
         StringBuilder block = null;

@@ -38,7 +38,7 @@ public final class LanceCpuThreads
         int threads = poolSize(environment, processors);
         if (threads < MINIMUM_FOR_INVERTED_INDEXES) {
             throw new TrinoException(LANCE_INDEX_BUILD_FAILED, ("Cannot build inverted index %s: the Lance SDK's CPU pool has %s thread here (%s processors), and Lance 7.0 never finishes an inverted index with fewer than %s; "
-                    + "set the environment variable %s=4 for the Trino server (the README's Install section); nothing was changed").formatted(index, threads, processors, MINIMUM_FOR_INVERTED_INDEXES, VARIABLE));
+                    + "set the environment variable %s=4 for the Trino server (docs/installation.md); nothing was changed").formatted(index, threads, processors, MINIMUM_FOR_INVERTED_INDEXES, VARIABLE));
         }
     }
 

@@ -176,7 +176,7 @@ public final class SharingConfigLoader
             check(!location.contains("://"), "%s: '%s' has a scheme the server does not serve (s3://, s3a://, s3n:// or a local path)".formatted(where, location));
             return baseDirectory.resolve(location).normalize().toString();
         }
-        check(!storage.isEmpty(), "%s: '%s' is on an object store, so the configuration needs 'storage' properties (README, Sharing on object storage)".formatted(where, location));
+        check(!storage.isEmpty(), "%s: '%s' is on an object store, so the configuration needs 'storage' properties (docs/sharing.md, Sharing tables on object storage)".formatted(where, location));
         String trimmed = location;
         while (trimmed.endsWith("/")) {
             trimmed = trimmed.substring(0, trimmed.length() - 1);
