@@ -25,6 +25,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -566,7 +567,7 @@ final class TestLanceRefsProperty
                 execute("CREATE BRANCH %s WITH (from_tag = '%s') IN TABLE %s".formatted(name, tag, table));
             }
             else if (kind == 1) {
-                long version = pick(source.versions.keySet());
+                long version = pick(existingVersions(from, source));
                 origin = new Point(from, version);
                 execute("CREATE BRANCH %s WITH (from_version = %s) IN TABLE %s%s".formatted(name, version, table, from.equals(MAIN) ? "" : " FROM " + from));
             }
@@ -599,7 +600,7 @@ final class TestLanceRefsProperty
             }
             else if (kind == 1) {
                 String branch = randomBranch();
-                long version = pick(branches.get(branch).versions.keySet());
+                long version = pick(existingVersions(branch, branches.get(branch)));
                 origin = new Point(branch, version);
                 ref = branch.equals(MAIN) ? String.valueOf(version) : branch + "@" + version;
             }
@@ -798,6 +799,18 @@ final class TestLanceRefsProperty
             }
             selects.add("SELECT 'version ' || name, CAST(version AS bigint), type FROM \"%s$refs\"".formatted(table));
             compare(String.join("\nUNION ALL ", selects), expected, "after step " + steps.size());
+        }
+
+        /** The versions of the branch the model knows that cleanup left (it keeps at least the head). */
+        private Set<Long> existingVersions(String branch, History history)
+        {
+            if (!cleaned) {
+                return history.versions.keySet();
+            }
+            Set<Object> present = call(() -> computeActual("SELECT version FROM \"%s@%s$versions\"".formatted(table, branch))).getOnlyColumnAsSet();
+            Set<Long> versions = new TreeSet<>(history.versions.keySet());
+            versions.removeIf(version -> !present.contains(version));
+            return versions;
         }
 
         /** Every version of every branch still reads as it was written. */
