@@ -1,16 +1,42 @@
 package io.lancetrino.tests.recovery;
 
 import io.trino.operator.RetryPolicy;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.parallel.Execution;
+
+import static org.junit.jupiter.api.parallel.ExecutionMode.CONCURRENT;
 
 /**
- * The failure-recovery suite with {@code retry-policy=TASK}: a failed task runs again, its output deduplicated
- * through the exchange.
+ * The failure-recovery suite under both retry policies, as one test class so that one test JVM runs both (their cases
+ * concurrently: they mostly wait out injected timeouts) while the build's other test JVM runs the other classes.
  */
-final class TestLanceTaskFailureRecovery
-        extends BaseLanceFailureRecoveryTest
+@Execution(CONCURRENT)
+final class TestLanceFailureRecovery
 {
-    TestLanceTaskFailureRecovery()
+    /**
+     * {@code retry-policy=TASK}: a failed task runs again, its output deduplicated through the exchange.
+     */
+    @Nested
+    final class TaskRetries
+            extends BaseLanceFailureRecoveryTest
     {
-        super(RetryPolicy.TASK);
+        TaskRetries()
+        {
+            super(RetryPolicy.TASK);
+        }
+    }
+
+    /**
+     * {@code retry-policy=QUERY}: a failed query runs again from the start, so every injected failure reruns the whole
+     * statement.
+     */
+    @Nested
+    final class QueryRetries
+            extends BaseLanceFailureRecoveryTest
+    {
+        QueryRetries()
+        {
+            super(RetryPolicy.QUERY);
+        }
     }
 }
