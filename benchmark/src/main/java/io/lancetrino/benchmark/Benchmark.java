@@ -50,6 +50,7 @@ public final class Benchmark
             List<MetadataTimings.VersionResolution> versions = List.of();
             List<CloneTimings.CloneTime> clones = List.of();
             Optional<CompactionTimings.Compaction> compaction = Optional.empty();
+            List<IndexedCompactionTimings.IndexedCompaction> indexedCompactions = List.of();
             List<CleanupTimings.CleanupTime> cleanups = List.of();
             List<MergeTimings.MergeTime> merges = List.of();
             Optional<VectorTextTimings.Result> vectors = Optional.empty();
@@ -84,6 +85,7 @@ public final class Benchmark
             }
             if (options.measures("compaction")) {
                 compaction = Optional.of(CompactionTimings.measure(environment, options.compactionInserts(), options.runs()));
+                indexedCompactions = IndexedCompactionTimings.measure(environment, options.runs());
             }
             if (options.measures("merges")) {
                 merges = MergeTimings.measure(environment);
@@ -136,6 +138,7 @@ public final class Benchmark
                     versions,
                     clones,
                     compaction,
+                    indexedCompactions,
                     merges,
                     cleanups,
                     vectors,

@@ -36,6 +36,7 @@ public record BenchmarkReport(
         List<MetadataTimings.VersionResolution> versionResolution,
         List<CloneTimings.CloneTime> clones,
         Optional<CompactionTimings.Compaction> compaction,
+        List<IndexedCompactionTimings.IndexedCompaction> indexedCompactions,
         List<MergeTimings.MergeTime> merges,
         List<CleanupTimings.CleanupTime> cleanups,
         Optional<VectorTextTimings.Result> vectors,
@@ -62,6 +63,7 @@ public record BenchmarkReport(
         versionResolution = List.copyOf(versionResolution);
         clones = List.copyOf(clones);
         requireNonNull(compaction, "compaction is null");
+        indexedCompactions = List.copyOf(indexedCompactions);
         merges = List.copyOf(merges);
         cleanups = List.copyOf(cleanups);
         requireNonNull(vectors, "vectors is null");
@@ -195,6 +197,15 @@ public record BenchmarkReport(
             out.append("| before optimize | %,d | %.3f |%n".formatted(compaction.fragmentsBefore(), compaction.scanSecondsBefore()));
             out.append("| after optimize (%.3f s%s) | %,d | %.3f |%n".formatted(compaction.optimizeSeconds(), compaction.sameResult() ? "" : ", **different result**", compaction.fragmentsAfter(), compaction.scanSecondsAfter()));
         });
+        if (!indexedCompactions.isEmpty()) {
+            out.append("\n| optimize of lineitem after %s small appends | rows | fragments before | after | rewritten | optimize s | `l_partkey = k` lookup s before | after | indexes listed after |%n|---|---:|---:|---:|---:|---:|---:|---:|---:|%n"
+                    .formatted(IndexedCompactionTimings.APPENDS));
+            for (IndexedCompactionTimings.IndexedCompaction run : indexedCompactions) {
+                out.append("| %s%s | %,d | %,d | %,d | %,d | %.3f | %.4f | %.4f | %,d |%n".formatted(run.indexes() == 0 ? "no index" : run.indexes() + " indexes (2 btree, 2 bitmap, zonemap)",
+                        run.sameAnswers() ? "" : " (**different answers**)", run.rows(), run.fragmentsBefore(), run.fragmentsAfter(), run.fragmentsRewritten(), run.optimizeSeconds(),
+                        run.lookupSecondsBefore(), run.lookupSecondsAfter(), run.indexesAfter()));
+            }
+        }
         if (!merges.isEmpty()) {
             out.append("\n| merge_branch of a branch that updated 1% of lineitem | rows | rows changed on the branch | fragments optimize rewrote first | merge s | bytes written | table bytes |\n|---|---:|---:|---:|---:|---:|---:|\n");
             for (MergeTimings.MergeTime merge : merges) {

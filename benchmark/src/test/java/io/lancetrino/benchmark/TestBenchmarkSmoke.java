@@ -95,6 +95,13 @@ class TestBenchmarkSmoke
         assertThat(compaction.fragmentsAfter()).isEqualTo(1);
         assertThat(compaction.sameResult()).isTrue();
         assertThat(compaction.optimizeSeconds()).isPositive();
+        // optimize after appends to an indexed table compacts the appends and keeps every index answering
+        assertThat(report.indexedCompactions()).extracting(IndexedCompactionTimings.IndexedCompaction::indexes).containsExactly(0, IndexedCompactionTimings.INDEXES.size());
+        assertThat(report.indexedCompactions()).allSatisfy(run -> {
+            assertThat(run.sameAnswers()).isTrue();
+            assertThat(run.fragmentsAfter()).isLessThan(run.fragmentsBefore());
+            assertThat(run.indexesAfter()).isEqualTo(run.indexes());
+        });
 
         // a merge after optimize rewrote both sides gives the same rows as one without, and the report shows both
         assertThat(report.merges()).extracting(MergeTimings.MergeTime::compacted).containsExactly(false, true);
