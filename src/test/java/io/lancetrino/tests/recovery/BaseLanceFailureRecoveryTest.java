@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.parallel.ExecutionMode.CONCURRENT;
  * <p>
  * The cases run concurrently, as in Trino's own build: most of their time is spent waiting out injected timeouts,
  * and each uses tables of its own and failures keyed to its own queries ({@link TestLanceFailureRecovery} runs both
- * policies' suites in one test JVM beside the build's other one). A case that runs far past its usual one to three
+ * policies' suites together). A case that runs far past its usual one to three
  * minutes fails instead of holding the build (the dynamic-filtering join waits up to an hour for its filter).
  */
 @Timeout(value = 12, unit = TimeUnit.MINUTES)

@@ -7,8 +7,8 @@ import org.junit.jupiter.api.parallel.Execution;
 import static org.junit.jupiter.api.parallel.ExecutionMode.CONCURRENT;
 
 /**
- * The failure-recovery suite under both retry policies, as one test class so that one test JVM runs both (their cases
- * concurrently: they mostly wait out injected timeouts) while the build's other test JVM runs the other classes.
+ * The failure-recovery suite under both retry policies, in one test class whose cases all run concurrently (they
+ * mostly wait out injected timeouts), in the same test run as every other class.
  */
 @Execution(CONCURRENT)
 final class TestLanceFailureRecovery
