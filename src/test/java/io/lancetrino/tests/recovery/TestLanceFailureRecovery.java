@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.parallel.ExecutionMode.CONCURRENT;
 
 /**
  * The failure-recovery suite under both retry policies, in one test class whose cases all run concurrently (they
- * mostly wait out injected timeouts), in the same test run as every other class.
+ * mostly wait out injected timeouts); the Maven execution {@code failure-recovery} runs it after every other class.
  */
 @Execution(CONCURRENT)
 final class TestLanceFailureRecovery
