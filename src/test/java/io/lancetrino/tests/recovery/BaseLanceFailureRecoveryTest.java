@@ -15,7 +15,6 @@ import io.trino.tpch.TpchTable;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.parallel.Execution;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -27,7 +26,6 @@ import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.junit.jupiter.api.parallel.ExecutionMode.CONCURRENT;
 
 /**
  * Trino's own failure-recovery suite over the connector: every statement kind with failures injected at every point
@@ -37,12 +35,11 @@ import static org.junit.jupiter.api.parallel.ExecutionMode.CONCURRENT;
  * write is also checked for its versions and files as it ends ({@link WriteOutcomeChecks}).
  * <p>
  * The cases run concurrently, as in Trino's own build: most of their time is spent waiting out injected timeouts,
- * and each uses tables of its own and failures keyed to its own queries ({@link TestLanceFailureRecovery} runs both
- * policies' suites together). A case that runs far past its usual one to three
- * minutes fails instead of holding the build (the dynamic-filtering join waits up to an hour for its filter).
+ * and each uses tables of its own and failures keyed to its own queries. The Maven execution {@code failure-recovery}
+ * (src/test/pom.xml) runs the suites apart from every other test with JUnit's parallel mode on. A case that runs far past its usual one to three minutes fails instead of
+ * holding the build (the dynamic-filtering join waits up to an hour for its filter).
  */
 @Timeout(value = 12, unit = TimeUnit.MINUTES)
-@Execution(CONCURRENT)
 abstract class BaseLanceFailureRecoveryTest
         extends ExtendedFailureRecoveryTest
 {
