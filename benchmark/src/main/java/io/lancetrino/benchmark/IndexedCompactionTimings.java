@@ -7,7 +7,10 @@ import io.trino.testing.QueryRunner;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.lancetrino.benchmark.Measurements.cloneLineitem;
+import static io.lancetrino.benchmark.Measurements.count;
 import static io.lancetrino.benchmark.Measurements.median;
+import static io.lancetrino.benchmark.Measurements.metric;
 
 /**
  * {@code optimize} of a lineitem that took many small appends after it was indexed, with five scalar indexes and
@@ -40,13 +43,10 @@ public final class IndexedCompactionTimings
     public static List<IndexedCompaction> measure(BenchmarkEnvironment environment, int runs)
     {
         QueryRunner runner = environment.runner();
-        runner.execute(BenchmarkEnvironment.session("lance"), "CREATE SCHEMA IF NOT EXISTS lance." + SCHEMA);
-        Session session = BenchmarkEnvironment.session("lance", SCHEMA);
         List<IndexedCompaction> results = new ArrayList<>();
         for (boolean indexed : List.of(false, true)) {
             String table = indexed ? "li_indexed" : "li_plain";
-            runner.execute(session, "DROP TABLE IF EXISTS " + table);
-            runner.execute(session, "CALL lance.system.shallow_clone('%s', 'lineitem', '%s', '%s', NULL)".formatted(BenchmarkEnvironment.SCHEMA, SCHEMA, table));
+            Session session = cloneLineitem(runner, SCHEMA, table);
             if (indexed) {
                 for (String index : INDEXES) {
                     runner.execute(session, "ALTER TABLE %s EXECUTE create_index(%s)".formatted(table, index));
@@ -105,19 +105,5 @@ public final class IndexedCompactionTimings
             seconds.add((System.nanoTime() - start) / 1e9 / lookups.size());
         }
         return median(seconds);
-    }
-
-    private static long count(QueryRunner runner, Session session, String sql)
-    {
-        return ((Number) runner.execute(session, sql).getOnlyValue()).longValue();
-    }
-
-    private static long metric(MaterializedResult result, String name)
-    {
-        return result.getMaterializedRows().stream()
-                .filter(row -> name.equals(row.getField(0)))
-                .mapToLong(row -> ((Number) row.getField(1)).longValue())
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("no metric %s from optimize: %s".formatted(name, result.getMaterializedRows())));
     }
 }

@@ -4,13 +4,17 @@ import io.lancetrino.split.LanceConfig;
 import io.lancetrino.split.LanceTables;
 import io.lancetrino.split.fs.LanceFileSystems;
 import io.lancetrino.split.fs.ObjectStoreOptions;
+import io.trino.Session;
 import io.trino.filesystem.local.LocalFileSystemFactory;
+import io.trino.testing.MaterializedResult;
+import io.trino.testing.QueryRunner;
 
 import java.nio.file.Path;
 import java.util.List;
 
 /**
- * What the measurements share: medians, and the connector's table access on local disk without a Trino engine.
+ * What the measurements share: medians, shallow clones of lineitem to change, counts and procedure metrics, and the
+ * connector's table access on local disk without a Trino engine.
  */
 final class Measurements
 {
@@ -39,5 +43,33 @@ final class Measurements
     static LanceTables localTables(LanceConfig config)
     {
         return new LanceTables(new LanceFileSystems(new LocalFileSystemFactory(Path.of("/")), ObjectStoreOptions.NONE, config), config);
+    }
+
+    /**
+     * A fresh shallow clone of the shared lineitem in its own schema (made if missing), for a part that changes it; a
+     * clone left by an interrupted run is dropped first.
+     */
+    static Session cloneLineitem(QueryRunner runner, String schema, String table)
+    {
+        runner.execute(BenchmarkEnvironment.session("lance"), "CREATE SCHEMA IF NOT EXISTS lance." + schema);
+        Session session = BenchmarkEnvironment.session("lance", schema);
+        runner.execute(session, "DROP TABLE IF EXISTS " + table);
+        runner.execute(session, "CALL lance.system.shallow_clone('%s', 'lineitem', '%s', '%s', NULL)".formatted(BenchmarkEnvironment.SCHEMA, schema, table));
+        return session;
+    }
+
+    static long count(QueryRunner runner, Session session, String sql)
+    {
+        return ((Number) runner.execute(session, sql).getOnlyValue()).longValue();
+    }
+
+    /** A figure of a table procedure's result (rows of metric name and value). */
+    static long metric(MaterializedResult result, String name)
+    {
+        return result.getMaterializedRows().stream()
+                .filter(row -> name.equals(row.getField(0)))
+                .mapToLong(row -> ((Number) row.getField(1)).longValue())
+                .findFirst()
+                .orElseThrow(() -> new IllegalStateException("no metric %s in %s".formatted(name, result.getMaterializedRows())));
     }
 }

@@ -6,6 +6,10 @@ import io.trino.testing.QueryRunner;
 import java.util.ArrayList;
 import java.util.List;
 
+import static io.lancetrino.benchmark.Measurements.cloneLineitem;
+import static io.lancetrino.benchmark.Measurements.count;
+import static io.lancetrino.benchmark.Measurements.metric;
+
 /**
  * {@code merge_branch} of a branch that changed 1% of lineitem's rows, into a main that deleted and inserted rows
  * too, once with nothing else in between and once after {@code optimize} rewrote every fragment on both sides (main
@@ -27,21 +31,18 @@ public final class MergeTimings
     public static List<MergeTime> measure(BenchmarkEnvironment environment)
     {
         QueryRunner runner = environment.runner();
-        runner.execute(BenchmarkEnvironment.session("lance"), "CREATE SCHEMA IF NOT EXISTS lance." + MERGE_SCHEMA);
-        Session session = BenchmarkEnvironment.session("lance", MERGE_SCHEMA);
         List<MergeTime> results = new ArrayList<>();
         for (boolean compacted : List.of(false, true)) {
             String table = compacted ? "li_compacted" : "li_plain";
-            runner.execute(session, "DROP TABLE IF EXISTS " + table);
-            runner.execute(session, "CALL lance.system.shallow_clone('%s', 'lineitem', '%s', '%s', NULL)".formatted(BenchmarkEnvironment.SCHEMA, MERGE_SCHEMA, table));
+            Session session = cloneLineitem(runner, MERGE_SCHEMA, table);
             runner.execute(session, "CREATE BRANCH exp IN TABLE " + table);
             long changed = updateCount(runner, session, "UPDATE %s @ exp SET l_comment = 'reviewed' WHERE l_orderkey %% 100 = 3".formatted(table));
             runner.execute(session, "DELETE FROM %s WHERE l_orderkey %% 8 = 1 AND l_orderkey %% 100 <> 3".formatted(table));
             runner.execute(session, "INSERT INTO %s SELECT * FROM lance.%s.lineitem WHERE l_orderkey %% 1000 = 9".formatted(table, BenchmarkEnvironment.SCHEMA));
             long rewritten = 0;
             if (compacted) {
-                rewritten += metric(runner, session, "ALTER TABLE %s EXECUTE optimize".formatted(table), "fragments_rewritten");
-                rewritten += metric(runner, session, "ALTER TABLE %s EXECUTE optimize(branch => 'exp')".formatted(table), "fragments_rewritten");
+                rewritten += metric(runner.execute(session, "ALTER TABLE %s EXECUTE optimize".formatted(table)), "fragments_rewritten");
+                rewritten += metric(runner.execute(session, "ALTER TABLE %s EXECUTE optimize(branch => 'exp')".formatted(table)), "fragments_rewritten");
             }
             long expectedReviewed = count(runner, session, "SELECT count(*) FROM %s WHERE l_orderkey %% 100 = 3".formatted(table));
             long expectedRows = count(runner, session, "SELECT count(*) FROM " + table);
@@ -64,19 +65,5 @@ public final class MergeTimings
     private static long updateCount(QueryRunner runner, Session session, String sql)
     {
         return runner.execute(session, sql).getUpdateCount().orElseThrow();
-    }
-
-    private static long count(QueryRunner runner, Session session, String sql)
-    {
-        return ((Number) runner.execute(session, sql).getOnlyValue()).longValue();
-    }
-
-    private static long metric(QueryRunner runner, Session session, String sql, String name)
-    {
-        return runner.execute(session, sql).getMaterializedRows().stream()
-                .filter(row -> name.equals(row.getField(0)))
-                .mapToLong(row -> ((Number) row.getField(1)).longValue())
-                .findFirst()
-                .orElseThrow(() -> new IllegalStateException("no metric %s from %s".formatted(name, sql)));
     }
 }

@@ -128,7 +128,10 @@ final class RowLineage
      * The versions after the start, oldest first; the start is the base, or a merge (or fast-forward) commit that
      * brought the base over from its branch.
      */
-    private record Walk(List<Step> steps, Optional<TableSnapshot> mergeCommit) {}
+    private record Walk(List<Step> steps, Optional<MergeCommit> mergeCommit) {}
+
+    /** A merge (or fast-forward) commit that brought the base over, with its transaction (read once). */
+    private record MergeCommit(TableSnapshot snapshot, Transaction transaction) {}
 
     /**
      * The base's rows at {@code head} of {@code table}, or empty when the head's history does not lead back to the
@@ -220,10 +223,10 @@ final class RowLineage
      * are its rows in place; the target's own fragments hold rows of the earlier merge base B0, followed through the
      * target's history from B0 to the merge and matched to the base's rows through the base's history from B0.
      */
-    private static Optional<RowLineage> atMergeCommit(LanceTable table, LanceTable baseTable, TableSnapshot base, TableSnapshot mergeCommit, Map<String, Integer> baseIndex)
+    private static Optional<RowLineage> atMergeCommit(LanceTable table, LanceTable baseTable, TableSnapshot base, MergeCommit merge, Map<String, Integer> baseIndex)
     {
-        Optional<Located> earlierBase = Transactions.read(table.fileSystem(), mergeCommit)
-                .flatMap(transaction -> earlierBase(table, baseTable, transaction));
+        TableSnapshot mergeCommit = merge.snapshot();
+        Optional<Located> earlierBase = earlierBase(table, baseTable, merge.transaction());
         Optional<String> branch = mergeCommit.branch();
         if (earlierBase.isEmpty() || table.manifestLocation(branch, mergeCommit.version() - 1).isEmpty()) {
             return Optional.empty();
@@ -395,11 +398,11 @@ final class RowLineage
         Map<Optional<String>, List<Long>> versions = new HashMap<>();
         TableSnapshot current = head;
         boolean sameTable = base.tableRoot().equals(head.tableRoot());
-        Optional<TableSnapshot> mergeCommit = Optional.empty();
+        Optional<MergeCommit> mergeCommit = Optional.empty();
         while (!(sameTable && current.branch().equals(base.branch()) && current.version() == base.version())) {
             Optional<Transaction> transaction = Transactions.read(table.fileSystem(), current);
             if (brought(transaction, base, sameTable)) {
-                mergeCommit = Optional.of(current);
+                mergeCommit = Optional.of(new MergeCommit(current, transaction.orElseThrow()));
                 break;
             }
             Optional<String> branch = current.branch();
